@@ -1,0 +1,10 @@
+import { handlePartnerApi } from "@/server/http/gateways";
+
+export const dynamic = "force-dynamic";
+
+export const GET = handlePartnerApi;
+export const POST = handlePartnerApi;
+export const PUT = handlePartnerApi;
+export const PATCH = handlePartnerApi;
+export const DELETE = handlePartnerApi;
+export const HEAD = handlePartnerApi;

@@ -1,0 +1,8 @@
+import { partnerOpenApiDocument } from "@/server/http/openapi";
+
+export const dynamic = "force-dynamic";
+
+/** Machine-readable reference, no token needed (spec Endpoint table). */
+export function GET(): Response {
+  return Response.json(partnerOpenApiDocument(), { headers: { "Access-Control-Allow-Origin": "*" } });
+}

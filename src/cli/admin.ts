@@ -1,0 +1,167 @@
+import { parseArgs } from "node:util";
+import { createClient, grantOwnerBySlug } from "../features/auth/clients";
+import { type Gateway, type Scope, scopesOfGateway } from "../features/auth/scopes";
+import { audienceOf } from "../features/auth/tokens";
+import { createUser } from "../features/console/users";
+import { addFrameOrigin } from "../features/enrollment/frame-origins";
+import { grantBuilding } from "../features/owners/building-grants";
+import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
+import { propertyOwners } from "../features/owners/tables";
+import { createSource } from "../features/prospects/sources";
+import { createProvider } from "../features/webhooks/providers";
+import { closeDb, databaseUrl, getDb } from "../server/db/client";
+import { migrateDatabase } from "../server/db/migrate";
+import { decryptSecret } from "../server/secrets";
+
+/**
+ * Operator CLI (decisions §4): `npm run admin -- <command> [flags]` prints one JSON object on stdout;
+ * on failure a message on stderr and a non-zero exit code.
+ */
+type Flags = Record<string, string | boolean | string[] | undefined>;
+type Command = { usage: string; run: (flags: Flags) => Promise<unknown> };
+
+const str = (flags: Flags, name: string): string => {
+  const value = flags[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+};
+const opt = (flags: Flags, name: string): string | undefined => (typeof flags[name] === "string" ? (flags[name] as string) : undefined);
+const list = (value: string | undefined): string[] | undefined => value?.split(",").map((item) => item.trim()).filter(Boolean);
+
+class UsageError extends Error {}
+
+const COMMANDS: Record<string, Command> = {
+  "client create": {
+    usage: "--name N [--gateway partner|ingestion] [--provider CODE] [--scopes s1,s2] [--require-signature]",
+    run: async (flags) => {
+      const gateway = (opt(flags, "gateway") ?? "partner") as Gateway;
+      if (gateway !== "partner" && gateway !== "ingestion") throw new UsageError("--gateway must be partner or ingestion");
+      const scopes = list(opt(flags, "scopes")) as Scope[] | undefined;
+      const unknown = (scopes ?? []).filter((scope) => !scopesOfGateway(gateway).includes(scope));
+      if (unknown.length) throw new UsageError(`Unknown ${gateway} scopes: ${unknown.join(", ")}`);
+      const db = await getDb();
+      return createClient(
+        db,
+        { name: str(flags, "name"), gateway, scopes, requireSignature: flags["require-signature"] === true, providerCode: opt(flags, "provider") },
+        audienceOf(gateway),
+      );
+    },
+  },
+  "client grant": {
+    usage: "--client-id ID --owner SLUG",
+    run: async (flags) => grantOwnerBySlug(await getDb(), str(flags, "client-id"), str(flags, "owner")),
+  },
+  "owner create-managed": {
+    usage: "--name N --external-org-id X",
+    run: async (flags) => {
+      const owner = await createManagedOwner(await getDb(), { name: str(flags, "name"), externalOrgId: str(flags, "external-org-id") });
+      return { owner_slug: owner.slug };
+    },
+  },
+  "owner grant-building": {
+    usage: "--owner SLUG --client-id ID --pms-type pms_one|pms_two --pms-property-id P",
+    run: async (flags) => {
+      const pmsType = str(flags, "pms-type");
+      if (pmsType !== "pms_one" && pmsType !== "pms_two") throw new UsageError("--pms-type must be pms_one or pms_two");
+      return grantBuilding(await getDb(), {
+        ownerSlug: str(flags, "owner"),
+        clientId: str(flags, "client-id"),
+        pmsType,
+        pmsPropertyId: str(flags, "pms-property-id"),
+      });
+    },
+  },
+  "owner secret": {
+    usage: "--owner SLUG",
+    run: async (flags) => {
+      const owner = await findOwnerBySlug(await getDb(), str(flags, "owner"));
+      if (!owner) throw new Error(`No owner ${flags.owner}`);
+      return { signing_secret: decryptSecret(owner.signingSecretEncrypted) };
+    },
+  },
+  "owner list": {
+    usage: "",
+    run: async () => {
+      const owners = await (await getDb()).select().from(propertyOwners).orderBy(propertyOwners.id);
+      return { owners: owners.map((owner) => ({ owner_slug: owner.slug, external_org_id: owner.externalOrgId, name: owner.name, managed: owner.managed })) };
+    },
+  },
+  "source create": {
+    usage: "--code C --client-id ID [--flow embedded|expedited] [--optional-ingest-fields] [--redirect-domain D]...",
+    run: async (flags) => {
+      const flow = opt(flags, "flow") ?? "embedded";
+      if (flow !== "embedded" && flow !== "expedited") throw new UsageError("--flow must be embedded or expedited");
+      return createSource(await getDb(), {
+        code: str(flags, "code"),
+        clientId: str(flags, "client-id"),
+        flow,
+        optionalIngestFields: flags["optional-ingest-fields"] === true,
+        redirectDomains: (flags["redirect-domain"] as string[] | undefined) ?? [],
+      });
+    },
+  },
+  "provider create": {
+    usage: "--code CODE --client-id ID [--owners s1,s2]",
+    run: async (flags) => createProvider(await getDb(), { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")) }),
+  },
+  "frame-origin add": {
+    usage: "--origin https://...",
+    run: async (flags) => addFrameOrigin(await getDb(), str(flags, "origin")),
+  },
+  "user create": {
+    usage: "--email E --password P --role operator|account_manager",
+    run: async (flags) => {
+      const role = str(flags, "role");
+      if (role !== "operator" && role !== "account_manager") throw new UsageError("--role must be operator or account_manager");
+      return createUser(await getDb(), { email: str(flags, "email"), password: str(flags, "password"), role });
+    },
+  },
+};
+
+export async function runAdmin(argv: string[]): Promise<number> {
+  const [noun, verb, ...rest] = argv;
+  const name = `${noun ?? ""} ${verb ?? ""}`;
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name.trim()}". Commands:\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n} ${c.usage}`).join("\n")}\n`);
+    return 2;
+  }
+  try {
+    const { values } = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        name: { type: "string" },
+        gateway: { type: "string" },
+        provider: { type: "string" },
+        scopes: { type: "string" },
+        "require-signature": { type: "boolean" },
+        "client-id": { type: "string" },
+        owner: { type: "string" },
+        owners: { type: "string" },
+        "external-org-id": { type: "string" },
+        "pms-type": { type: "string" },
+        "pms-property-id": { type: "string" },
+        code: { type: "string" },
+        flow: { type: "string" },
+        "optional-ingest-fields": { type: "boolean" },
+        "redirect-domain": { type: "string", multiple: true },
+        origin: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
+      },
+    });
+    await migrateDatabase(await databaseUrl());
+    const result = await command.run(values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${error instanceof UsageError ? `${message}\nUsage: admin ${name} ${command.usage}` : message}\n`);
+    return 1;
+  } finally {
+    await closeDb();
+  }
+}
+

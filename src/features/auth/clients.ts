@@ -1,0 +1,79 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { constantTimeEqual, decryptSecret, encryptSecret, hashGeneratedSecret, randomToken } from "../../server/secrets";
+import { propertyOwners } from "../owners/tables";
+import { type Gateway, type Scope, scopesOfGateway } from "./scopes";
+import { apiClients, clientOwnerGrants } from "./tables";
+
+export type ApiClient = typeof apiClients.$inferSelect;
+
+export type CreatedClient = { client_id: string; client_secret: string; audience: string; scopes: Scope[] };
+
+/** Provisions a client (decisions §4 `client create`). The secret is shown once, here, and never again. */
+export async function createClient(
+  tx: Tx,
+  input: { name: string; gateway: Gateway; scopes?: Scope[]; requireSignature?: boolean; providerCode?: string },
+  audience: string,
+): Promise<CreatedClient> {
+  const allowed = scopesOfGateway(input.gateway);
+  const scopes = input.scopes?.length ? input.scopes : [...allowed];
+  const foreign = scopes.filter((scope) => !allowed.includes(scope));
+  if (foreign.length) throw new Error(`Scopes not of the ${input.gateway} gateway: ${foreign.join(", ")}`);
+  const clientId = `${input.gateway === "partner" ? "pc" : "ic"}_${randomToken(12)}`;
+  const secret = randomToken(32);
+  await tx.insert(apiClients).values({
+    id: clientId,
+    name: input.name,
+    gateway: input.gateway,
+    scopes,
+    secretHash: hashGeneratedSecret(secret),
+    secretEncrypted: encryptSecret(secret),
+    requireSignature: input.requireSignature ?? false,
+    providerCode: input.providerCode ?? null,
+  });
+  return { client_id: clientId, client_secret: secret, audience, scopes };
+}
+
+/** The active client with this id and secret, or undefined; never says which half was wrong. */
+export async function authenticateClient(tx: Tx, clientId: string, secret: string): Promise<ApiClient | undefined> {
+  const client = await findActiveClient(tx, clientId);
+  const presented = hashGeneratedSecret(secret);
+  // Compare even when the client is unknown, so timing does not reveal which half was wrong.
+  const ok = constantTimeEqual(presented, client?.secretHash ?? hashGeneratedSecret(`absent:${clientId}`));
+  return ok && client ? client : undefined;
+}
+
+export async function findActiveClient(tx: Tx, clientId: string): Promise<ApiClient | undefined> {
+  const [client] = await tx
+    .select()
+    .from(apiClients)
+    .where(and(eq(apiClients.id, clientId), isNull(apiClients.disabledAt)))
+    .limit(1);
+  return client;
+}
+
+export function clientSecretOf(client: ApiClient): string {
+  return decryptSecret(client.secretEncrypted);
+}
+
+export async function grantOwner(tx: Tx, clientId: string, ownerId: number): Promise<void> {
+  await tx.insert(clientOwnerGrants).values({ clientId, ownerId }).onConflictDoNothing();
+}
+
+export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: string): Promise<{ client_id: string; owner_slug: string }> {
+  const client = await findActiveClient(tx, clientId);
+  if (!client) throw new Error(`No active client ${clientId}`);
+  const [owner] = await tx.select({ id: propertyOwners.id }).from(propertyOwners).where(eq(propertyOwners.slug, ownerSlug));
+  if (!owner) throw new Error(`No owner ${ownerSlug}`);
+  await grantOwner(tx, clientId, owner.id);
+  return { client_id: clientId, owner_slug: ownerSlug };
+}
+
+export async function isOwnerGranted(tx: Tx, clientId: string, ownerId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ ownerId: clientOwnerGrants.ownerId })
+    .from(clientOwnerGrants)
+    .where(and(eq(clientOwnerGrants.clientId, clientId), eq(clientOwnerGrants.ownerId, ownerId)))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { propertyOwners } from "../owners/tables";
+
+/** An API client of one gateway (spec Authentication; decisions §4-§6). */
+export const apiClients = pgTable("api_clients", {
+  id: text("id").primaryKey(), // the public client_id
+  name: text("name").notNull(),
+  gateway: text("gateway", { enum: ["partner", "ingestion"] }).notNull(),
+  scopes: text("scopes").array().notNull(),
+  /** SHA-256 of the generated secret, checked at token exchange. */
+  secretHash: text("secret_hash").notNull(),
+  /** The secret sealed with AES-GCM: request signatures are HMACs keyed with it (decisions §6). */
+  secretEncrypted: text("secret_encrypted").notNull(),
+  requireSignature: boolean("require_signature").notNull().default(false),
+  providerCode: text("provider_code"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+});
+
+/** Which owners a client may act on (spec Owner slugs and access). */
+export const clientOwnerGrants = pgTable(
+  "client_owner_grants",
+  {
+    clientId: text("client_id")
+      .notNull()
+      .references(() => apiClients.id, { onDelete: "cascade" }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.ownerId] }), index("client_owner_grants_owner_idx").on(t.ownerId)],
+);

@@ -1,0 +1,72 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { getConfig } from "../../server/config";
+import { derivedKey, randomToken } from "../../server/secrets";
+import type { Gateway, Scope } from "./scopes";
+
+/** spec Token exchange 3: tokens last 8600 seconds and `expires_in` says so. */
+export const TOKEN_LIFETIME_SECONDS = 8600;
+
+// PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows.
+const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
+type SigningKey = { kid: string; privateKey: KeyObject; publicKey: KeyObject };
+let signingKey: SigningKey | undefined;
+
+/**
+ * The EdDSA key is derived from the master key, so it persists with it (DATA_DIR or MASTER_KEY) and
+ * every process of a deployment signs and verifies alike without sharing a key file.
+ */
+function key(): SigningKey {
+  if (!signingKey) {
+    const seed = derivedKey("jwt-signing-ed25519-v1");
+    const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+    signingKey = { kid: derivedKey("jwt-kid-v1", 8).toString("hex"), privateKey, publicKey: createPublicKey(privateKey) };
+  }
+  return signingKey;
+}
+
+export function resetSigningKey(): void {
+  signingKey = undefined;
+}
+
+export function audienceOf(gateway: Gateway): string {
+  const config = getConfig();
+  return gateway === "partner" ? config.partnerAudience : config.ingestionAudience;
+}
+
+function issuer(): string {
+  return `urn:pis:${getConfig().appEnv}`;
+}
+
+export type TokenClaims = { clientId: string; gateway: Gateway; scopes: Scope[] };
+
+export async function issueAccessToken(claims: TokenClaims, now = new Date()): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ scope: claims.scopes.join(" "), gty: "client-credentials" })
+    .setProtectedHeader({ alg: "EdDSA", kid: key().kid, typ: "JWT" })
+    .setIssuer(issuer())
+    .setAudience(audienceOf(claims.gateway))
+    .setSubject(claims.clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+    .setJti(randomToken(12))
+    .sign(key().privateKey);
+}
+
+/** Verifies signature, issuer, audience (the gateway) and expiry; undefined for any failure. */
+export async function verifyAccessToken(token: string, gateway: Gateway, now = new Date()): Promise<TokenClaims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, key().publicKey, {
+      algorithms: ["EdDSA"],
+      issuer: issuer(),
+      audience: audienceOf(gateway),
+      currentDate: now,
+    });
+    if (typeof payload.sub !== "string" || typeof payload.scope !== "string") return undefined;
+    return { clientId: payload.sub, gateway, scopes: payload.scope.split(" ").filter(Boolean) as Scope[] };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import { desc } from "drizzle-orm";
+import { z } from "zod";
+import { router } from "../../server/trpc/init";
+import { consoleProcedure } from "../../server/trpc/procedures";
+import { propertyOwners } from "../owners/tables";
+
+const ownerRow = z.object({
+  owner_slug: z.string(),
+  external_org_id: z.string(),
+  name: z.string(),
+  managed: z.boolean(),
+  purchase_flow_enabled: z.boolean(),
+  max_coverage_amount_cents: z.number().int().nullable(),
+  guarantor_coverage_capable: z.boolean(),
+  created_at: z.string(),
+});
+
+/** Console procedures: no `openapi` meta, so they never appear on the REST surface (style §2). */
+export const consoleRouter = router({
+  owners: router({
+    list: consoleProcedure()
+      .output(z.array(ownerRow))
+      .query(async ({ ctx }) => {
+        const rows = await ctx.db.select().from(propertyOwners).orderBy(desc(propertyOwners.createdAt)).limit(500);
+        return rows.map((owner) => ({
+          owner_slug: owner.slug,
+          external_org_id: owner.externalOrgId,
+          name: owner.name,
+          managed: owner.managed,
+          purchase_flow_enabled: owner.purchaseFlowEnabled,
+          max_coverage_amount_cents: owner.maxCoverageAmountCents,
+          guarantor_coverage_capable: owner.guarantorCoverageCapable,
+          created_at: owner.createdAt.toISOString(),
+        }));
+      }),
+  }),
+});

@@ -1,0 +1,14 @@
+import { partnerProcedure } from "../../../server/trpc/procedures";
+import { ownerView, upsertOwner } from "../service";
+import { upsertOwnerInput, upsertOwnerMeta, upsertOwnerOutput } from "./upsert-owner.types";
+
+export const upsertOwnerProcedure = partnerProcedure("owners:write")
+  .meta(upsertOwnerMeta)
+  .input(upsertOwnerInput)
+  .output(upsertOwnerOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { owner, created } = await ctx.db.transaction((tx) => upsertOwner(tx, ctx.client.id, input));
+    const status = created ? 201 : 200;
+    ctx.rest.status = status;
+    return { status_code: status, property_owner: ownerView(owner) };
+  });

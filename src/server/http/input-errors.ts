@@ -1,0 +1,59 @@
+import type { ZodError } from "zod";
+import { AppError, errors, type FieldErrors } from "../errors";
+import type { InputErrorStyle } from "../trpc/init";
+
+type Issue = ZodError["issues"][number];
+
+/** Wrapper keys the REST layer adds around a body (`{items}` for arrays, path parameters). */
+const WRAPPER_KEYS = new Set(["items"]);
+
+export function isInputValidationError(error: Error): error is Error & { cause: ZodError } {
+  const cause = (error as { cause?: unknown }).cause;
+  return (error as { code?: string }).code === "BAD_REQUEST" && cause instanceof Error && cause.name === "ZodError";
+}
+
+/** Field name of an issue: its path within the resource, e.g. `address.zip` or `residents.0.role`. */
+export function fieldOf(issue: Issue, resourceKey?: string): string {
+  const path = issue.path.map(String);
+  if (resourceKey && path[0] === resourceKey) path.shift();
+  if (path.length && WRAPPER_KEYS.has(path[0])) path.shift();
+  return path.join(".") || "base";
+}
+
+export function messageOf(issue: Issue): string {
+  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  if (issue.code === "unrecognized_keys") return `has unknown fields: ${issue.keys.join(", ")}`;
+  return issue.message;
+}
+
+export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of zodError.issues) {
+    const field = fieldOf(issue, resourceKey);
+    (fields[field] ??= []).push(messageOf(issue));
+  }
+  return fields;
+}
+
+/** The specification's answer to an invalid request, by the route's declared style (init.ts). */
+export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodError): AppError {
+  switch (style?.kind) {
+    case "oauth":
+      return errors.oauth(400, "invalid_request", describe(fieldErrorsOf(zodError)));
+    case "resource": {
+      const flat: Record<string, string> = {};
+      for (const [field, messages] of Object.entries(fieldErrorsOf(zodError, style.key))) flat[field] = messages.join("; ");
+      return errors.invalidResource(style.error, style.key, flat);
+    }
+    case "fields":
+      return errors.invalidFields(style.error, fieldErrorsOf(zodError));
+    default:
+      return errors.invalidFields("Request is invalid", fieldErrorsOf(zodError));
+  }
+}
+
+function describe(fields: FieldErrors): string {
+  return Object.entries(fields)
+    .map(([field, messages]) => `${field} ${messages.join(", ")}`)
+    .join("; ");
+}

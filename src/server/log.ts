@@ -1,0 +1,40 @@
+import pino from "pino";
+import { getConfig } from "./config";
+
+/**
+ * JSON logs. Secrets never reach a log line: known secret-bearing keys are redacted wherever they
+ * appear, and request bodies are never logged.
+ */
+const REDACT = [
+  "client_secret",
+  "*.client_secret",
+  "access_token",
+  "*.access_token",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "password",
+  "*.password",
+  "account_number",
+  "*.account_number",
+  "social_security_number",
+  "*.social_security_number",
+  "signing_secret",
+  "*.signing_secret",
+  "x-request-signature",
+  "*.x-request-signature",
+];
+
+let root: pino.Logger | undefined;
+
+export function logger(): pino.Logger {
+  if (!root) {
+    root = pino({
+      level: getConfig().logLevel,
+      base: { service: "partner-integration-service" },
+      redact: { paths: REDACT, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    });
+  }
+  return root;
+}

@@ -1,0 +1,33 @@
+import type pino from "pino";
+import type { Db } from "../db/client";
+import type { AppError } from "../errors";
+
+/** What the REST wrapper knows about one HTTP request; shared by reference with every middleware. */
+export type RestState = {
+  requestId: string;
+  method: string;
+  /** Path and query exactly as received, e.g. `/api/partners/acme/prospects?x=1` (request signatures). */
+  pathWithQuery: string;
+  headers: Headers;
+  rawBody: string;
+  /** A body problem (wrong media type, bad JSON) answered only once the caller is authenticated. */
+  bodyProblem?: AppError;
+  /** HTTP status a procedure chose for its success answer (e.g. 201 on create). */
+  status?: number;
+  /** The error answer decided by `onError`, written by the wrapper. */
+  error?: AppError;
+  /** Who called, for the access log. */
+  clientId?: string;
+};
+
+export type ConsoleUser = { id: number; email: string; role: "operator" | "account_manager" };
+
+export type Context = {
+  db: Db;
+  log: pino.Logger;
+  requestId: string;
+  /** Present on REST calls. */
+  rest?: RestState;
+  /** Present on console calls from a signed-in user. */
+  user?: ConsoleUser | null;
+};

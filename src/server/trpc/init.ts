@@ -1,0 +1,39 @@
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Scope } from "../../features/auth/scopes";
+import type { Context } from "./context";
+
+/**
+ * How a request's input validation failure is answered (spec Errors, Body shapes):
+ * - `oauth`: token exchange, `{error: "invalid_request", error_description}` (400)
+ * - `fields`: `{status_code: 422, error, errors: {field: [messages]}}`
+ * - `resource`: `{status_code: 422, error, <key>: {field: message}}` (prospects, move-outs)
+ */
+export type InputErrorStyle =
+  | { kind: "oauth" }
+  | { kind: "fields"; error: string }
+  | { kind: "resource"; key: string; error: string };
+
+export type Meta = OpenApiMeta<{
+  /** Gateway scope the route requires (decisions §5). */
+  scope?: Scope;
+  inputErrors?: InputErrorStyle;
+  /** The request body is a bare JSON array, delivered to the procedure as `{items}`. */
+  arrayBody?: boolean;
+  /** Statuses and bodies to document beyond 200 (OpenAPI post-processing). */
+  responses?: { created?: boolean; errors?: number[] };
+}>;
+
+export const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Console callers see the AppError status and message; REST bodies are written by the wrapper.
+    errorFormatter({ shape, error }) {
+      const cause = error.cause as { status?: number; body?: unknown } | undefined;
+      return { ...shape, data: { ...shape.data, appStatus: cause?.status, appBody: cause?.body, stack: undefined } };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;

@@ -1,0 +1,118 @@
+import { eq } from "drizzle-orm";
+import { type ApiClient, clientSecretOf, findActiveClient, isOwnerGranted } from "../../features/auth/clients";
+import { isValidRequestSignature } from "../../features/auth/request-signature";
+import type { Gateway, IngestionScope, PartnerScope, Scope } from "../../features/auth/scopes";
+import { verifyAccessToken } from "../../features/auth/tokens";
+import { propertyOwners } from "../../features/owners/tables";
+import { errors, toTRPCError } from "../errors";
+import type { ConsoleUser } from "./context";
+import { t } from "./init";
+
+/**
+ * The named procedure builders. Every partner route uses one of them, and the order of checks is
+ * fixed here, once: gateway authentication (401) → scope (403) → request body hygiene (415/400) →
+ * owner slug (404) → owner grant (403) → request signature (401) → input validation (422).
+ */
+
+export type OwnerRow = typeof propertyOwners.$inferSelect;
+
+const restOnly = t.middleware(({ ctx, next }) => {
+  if (!ctx.rest) throw toTRPCError(errors.notFound());
+  return next({ ctx: { rest: ctx.rest } });
+});
+
+function authenticate(gateway: Gateway) {
+  return t.middleware(async ({ ctx, next }) => {
+    const header = ctx.rest?.headers.get("authorization") ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const claims = match ? await verifyAccessToken(match[1], gateway) : undefined;
+    const client = claims ? await findActiveClient(ctx.db, claims.clientId) : undefined;
+    if (!claims || !client || client.gateway !== gateway) throw toTRPCError(errors.gatewayUnauthorized());
+    if (ctx.rest) ctx.rest.clientId = client.id;
+    return next({ ctx: { client, tokenScopes: claims.scopes } });
+  });
+}
+
+function requireScope(scope: Scope) {
+  return t.middleware(({ ctx, next }) => {
+    const scopes = (ctx as unknown as { tokenScopes: Scope[] }).tokenScopes;
+    if (!scopes.includes(scope)) throw toTRPCError(errors.gatewayForbidden());
+    return next();
+  });
+}
+
+/** Deferred so that an unauthenticated caller learns only that it is unauthenticated. */
+const bodyHygiene = t.middleware(({ ctx, next }) => {
+  if (ctx.rest?.bodyProblem) throw toTRPCError(ctx.rest.bodyProblem);
+  return next();
+});
+
+/** Public REST routes (token exchange): no bearer token, but the same body rules. */
+export const publicRestProcedure = t.procedure.use(restOnly).use(bodyHygiene);
+
+/** A Partner API route requiring `scope` (spec Authentication, decisions §5). */
+export function partnerProcedure(scope: PartnerScope) {
+  return t.procedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene);
+}
+
+/** An ingestion-gateway route (decisions §8). */
+export function ingestionProcedure(scope: IngestionScope) {
+  return t.procedure.meta({ scope }).use(restOnly).use(authenticate("ingestion")).use(requireScope(scope)).use(bodyHygiene);
+}
+
+/**
+ * A route scoped by `/partners/{owner_slug}/...` (spec Owner slugs and access): unknown slug 404,
+ * a caller not granted the owner 403.
+ */
+export function ownerProcedure(scope: PartnerScope) {
+  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput }) => {
+    const raw = (await getRawInput()) as { owner_slug?: unknown } | undefined;
+    const slug = typeof raw?.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
+    const [owner] = slug ? await ctx.db.select().from(propertyOwners).where(eq(propertyOwners.slug, slug)).limit(1) : [];
+    if (!owner) throw toTRPCError(errors.notFound("Property owner not found"));
+    const client = (ctx as unknown as { client: ApiClient }).client;
+    if (!(await isOwnerGranted(ctx.db, client.id, owner.id))) {
+      throw toTRPCError(errors.forbidden("Client is not authorized for this property owner"));
+    }
+    return next({ ctx: { owner } });
+  });
+}
+
+/**
+ * Owner routes whose requests may carry `X-Request-Signature` (decisions §6: prospects, move-outs).
+ * Required for clients created with `--require-signature`; refused when present and invalid.
+ */
+export function signedOwnerProcedure(scope: PartnerScope) {
+  return ownerProcedure(scope).use(({ ctx, next }) => {
+    const rest = ctx.rest;
+    const client = (ctx as unknown as { client: ApiClient }).client;
+    const header = rest.headers.get("x-request-signature");
+    if (header === null && !client.requireSignature) return next();
+    const ok =
+      header !== null &&
+      isValidRequestSignature(header, clientSecretOf(client), {
+        method: rest.method,
+        pathWithQuery: rest.pathWithQuery,
+        rawBody: rest.rawBody,
+      });
+    if (!ok) throw toTRPCError(errors.invalidSignature());
+    return next();
+  });
+}
+
+/** A console procedure for a signed-in staff member, optionally of one role. */
+export function consoleProcedure(role?: ConsoleUser["role"]) {
+  return t.procedure.use(({ ctx, next }) => {
+    if (!ctx.user) throw toTRPCError(errors.gatewayUnauthorized());
+    if (role && ctx.user.role !== role) throw toTRPCError(errors.forbidden(`Requires the ${role} role`));
+    return next({ ctx: { user: ctx.user } });
+  });
+}
+
+function safeDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+import { tokenProcedure } from "../../features/auth/api/token";
+import { consoleRouter } from "../../features/console/router";
+import { ownersRestRouter } from "../../features/owners/router";
+import { router } from "./init";
+
+/** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
+export const partnerApiRouter = router({
+  token: tokenProcedure("partner"),
+  owners: ownersRestRouter,
+});
+
+/** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */
+export const ingestApiRouter = router({
+  token: tokenProcedure("ingestion"),
+});
+
+/** The one router: both gateways' REST procedures and the console's. */
+export const appRouter = router({
+  partner: partnerApiRouter,
+  ingest: ingestApiRouter,
+  console: consoleRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, inject } from "vitest";
+import { resetSigningKey } from "../features/auth/tokens";
+import { resetConfig } from "../server/config";
+import { closeDb } from "../server/db/client";
+import { resetRootSecrets } from "../server/secrets";
+
+/** Each test file gets its own database, copied from the migrated template, dropped afterwards. */
+const templateUrl = new URL(inject("pgTemplateUrl"));
+const template = templateUrl.pathname.slice(1);
+const name = `t_${randomBytes(8).toString("hex")}`;
+const adminUrl = new URL(templateUrl);
+adminUrl.pathname = "/postgres";
+const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+await admin.unsafe(`create database "${name}" template "${template}"`);
+
+const dbUrl = new URL(templateUrl);
+dbUrl.pathname = `/${name}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pis-test-data-"));
+Object.assign(process.env, {
+  DATABASE_URL: dbUrl.toString(),
+  DATA_DIR: dataDir,
+  MASTER_KEY: randomBytes(32).toString("base64"),
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+  PUBLIC_BASE_URL: "http://localhost:3999",
+  APP_ENV: "staging",
+});
+resetConfig();
+resetRootSecrets();
+resetSigningKey();
+
+afterAll(async () => {
+  await closeDb();
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.end({ timeout: 5 });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
