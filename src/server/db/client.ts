@@ -10,7 +10,11 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 type Connection = { url: string; sql: postgres.Sql; db: Db; embedded?: EmbeddedHandle };
 
-let connecting: Promise<Connection> | undefined;
+// One pool per process, shared by Next.js's separately bundled instrumentation and route handlers.
+const slot = globalThis as unknown as { [key: symbol]: { connecting?: Promise<Connection> } };
+const KEY = Symbol.for("pis.db");
+slot[KEY] ??= {};
+const shared = slot[KEY];
 
 /** The database URL: DATABASE_URL, else the embedded instance of DATA_DIR (started if none runs). */
 export async function databaseUrl(): Promise<string> {
@@ -26,11 +30,11 @@ export async function getSql(): Promise<postgres.Sql> {
 }
 
 function connection(): Promise<Connection> {
-  connecting ??= open().catch((error) => {
-    connecting = undefined;
+  shared.connecting ??= open().catch((error) => {
+    shared.connecting = undefined;
     throw error;
   });
-  return connecting;
+  return shared.connecting;
 }
 
 async function open(): Promise<Connection> {
@@ -51,9 +55,9 @@ async function open(): Promise<Connection> {
 
 /** Closes the pool and, when this process started the embedded server, stops it. */
 export async function closeDb(): Promise<void> {
-  if (!connecting) return;
-  const current = await connecting.catch(() => undefined);
-  connecting = undefined;
+  if (!shared.connecting) return;
+  const current = await shared.connecting.catch(() => undefined);
+  shared.connecting = undefined;
   if (!current) return;
   await current.sql.end({ timeout: 5 });
   await current.embedded?.stop();

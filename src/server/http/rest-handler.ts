@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AnyRouter } from "@trpc/server";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
 import { getDb } from "../db/client";
 import { AppError, appErrorOf, errors } from "../errors";
 import { logger } from "../log";
@@ -26,6 +26,7 @@ type NodeHandler = (req: unknown, res: unknown) => Promise<void>;
  */
 export function createRestHandler(router: AnyRouter, prefix: string): (req: Request) => Promise<Response> {
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
+  for (const procedure of Object.values(procedures)) keepJsonBodiesUncoerced(procedure);
   const handle = createOpenApiNodeHttpHandler({
     router,
     maxBodySize: MAX_BODY_BYTES,
@@ -141,6 +142,34 @@ function runAdapter(handle: NodeHandler, request: Request, url: URL, prefix: str
       resolve(jsonResponse(state.error.status, state.error.body));
     });
   });
+}
+
+const COERCIBLE = new Set(["number", "boolean", "bigint", "date"]);
+
+type ZodLike = { _zod?: { def: { type: string; shape?: Record<string, ZodLike>; coerce?: boolean } } };
+
+/**
+ * trpc-to-openapi switches on zod coercion for every top-level and nested number/boolean/date field
+ * of an input (meant for query strings), so a JSON body's `"yes"` would become `true` and `""` zero.
+ * JSON bodies carry real types: for routes with a body, the coerce flag is pinned off.
+ */
+function keepJsonBodiesUncoerced(procedure: { _def: { meta?: Meta } }): void {
+  const method = procedure._def.meta?.openapi?.method;
+  if (!method || !BODY_METHODS.has(method)) return;
+  const { inputParser } = getInputOutputParsers(procedure as never);
+  pinCoercionOff(unwrapZodType(inputParser as never, true) as ZodLike);
+}
+
+function pinCoercionOff(schema: ZodLike): void {
+  const def = schema._zod?.def;
+  if (!def?.shape) return;
+  for (const field of Object.values(def.shape)) {
+    const leaf = unwrapZodType(field as never, false) as ZodLike;
+    const leafDef = leaf._zod?.def;
+    if (!leafDef) continue;
+    if (COERCIBLE.has(leafDef.type)) Object.defineProperty(leafDef, "coerce", { get: () => false, set: () => {}, configurable: true });
+    else if (leafDef.type === "object") pinCoercionOff(leaf);
+  }
 }
 
 function answerFor(error: Error & { code?: string }, meta: Meta | undefined, state: RestState): AppError {

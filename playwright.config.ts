@@ -1,0 +1,29 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_DATA_DIR = ".data/e2e";
+
+/** End-to-end tests drive Debian's Chromium (never a downloaded browser) against `npm start`. */
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  retries: 0,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: "npx tsx scripts/start.ts",
+    url: `http://localhost:${PORT}/healthz`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { PORT: String(PORT), DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: "warn" },
+  },
+});

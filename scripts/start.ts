@@ -1,0 +1,84 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { seedDemo } from "../src/cli/demo-seed";
+import { getConfig } from "../src/server/config";
+import { closeDb, databaseUrl, getDb } from "../src/server/db/client";
+import { migrateDatabase } from "../src/server/db/migrate";
+
+/**
+ * `npm start`: builds when sources changed, starts the database (embedded unless DATABASE_URL is
+ * set), migrates, seeds the demo, serves on PORT and prints how to use it. Ctrl-C stops everything.
+ */
+const config = getConfig();
+const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
+
+if (process.env.SKIP_BUILD !== "1" && needsBuild()) {
+  process.stdout.write("Building the web app (first start or sources changed)…\n");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const url = await databaseUrl();
+await migrateDatabase(url);
+const demo = process.env.SEED_DEMO === "0" ? undefined : await seedDemo(await getDb(), config.dataDir);
+
+// The web process (and its inline worker) use the database this process started.
+const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.port)], {
+  stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: `${config.publicBaseUrl}/console/api/auth` },
+});
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.kill(signal);
+  });
+}
+server.on("exit", async (code) => {
+  await closeDb();
+  process.exit(code ?? 0);
+});
+
+await waitUntilHealthy(`http://127.0.0.1:${config.port}/healthz`);
+if (demo) {
+  process.stdout.write(`
+Partner Integration Service is running at ${config.publicBaseUrl}
+  Partner API     ${config.partnerBaseUrl}   reference: ${config.partnerBaseUrl}/docs
+  Demo partner    client_id=${demo.client_id}
+                  client_secret=${demo.client_secret}
+                  audience=${demo.audience}
+  Demo owner      owner_slug=${demo.owner_slug}   source=${demo.source}
+  Console         ${config.publicBaseUrl}/console   email=${demo.console_email}   password=${demo.console_password}
+  Try it          curl -s -X POST ${config.partnerBaseUrl}/token -H 'Content-Type: application/json' \\
+                    -d '{"grant_type":"client_credentials","client_id":"${demo.client_id}","client_secret":"${demo.client_secret}","audience":"${demo.audience}"}'
+Press Ctrl-C to stop.
+`);
+}
+
+function needsBuild(): boolean {
+  const buildId = path.join(".next", "BUILD_ID");
+  if (!fs.existsSync(buildId)) return true;
+  const built = fs.statSync(buildId).mtimeMs;
+  const newest = (target: string): number => {
+    const stat = fs.statSync(target);
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((name) => newest(path.join(target, name))));
+  };
+  return ["src", "public", "next.config.ts", "package.json", "package-lock.json"].some((target) => fs.existsSync(target) && newest(target) > built);
+}
+
+async function waitUntilHealthy(healthUrl: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(healthUrl)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server did not become healthy at ${healthUrl}`);
+}
