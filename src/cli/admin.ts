@@ -26,7 +26,11 @@ const str = (flags: Flags, name: string): string => {
   return value;
 };
 const opt = (flags: Flags, name: string): string | undefined => (typeof flags[name] === "string" ? (flags[name] as string) : undefined);
-const list = (value: string | undefined): string[] | undefined => value?.split(",").map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined): string[] | undefined =>
+  value
+    ?.split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 class UsageError extends Error {}
 
@@ -102,7 +106,8 @@ const COMMANDS: Record<string, Command> = {
   },
   "provider create": {
     usage: "--code CODE --client-id ID [--owners s1,s2]",
-    run: async (flags) => createProvider(await getDb(), { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")) }),
+    run: async (flags) =>
+      createProvider(await getDb(), { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")) }),
   },
   "frame-origin add": {
     usage: "--origin https://...",
@@ -123,7 +128,11 @@ export async function runAdmin(argv: string[]): Promise<number> {
   const name = `${noun ?? ""} ${verb ?? ""}`;
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`Unknown command "${name.trim()}". Commands:\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n} ${c.usage}`).join("\n")}\n`);
+    process.stderr.write(
+      `Unknown command "${name.trim()}". Commands:\n${Object.entries(COMMANDS)
+        .map(([n, c]) => `  ${n} ${c.usage}`)
+        .join("\n")}\n`,
+    );
     return 2;
   }
   try {
@@ -164,4 +173,3 @@ export async function runAdmin(argv: string[]): Promise<number> {
     await closeDb();
   }
 }
-

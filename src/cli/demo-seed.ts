@@ -37,11 +37,17 @@ export async function seedDemo(db: Db, dataDir: string): Promise<DemoCredentials
     const client = await createClient(tx, { name: "Demo partner", gateway: "partner" }, audienceOf("partner"));
     const { owner } = await upsertOwner(tx, client.client_id, { external_org_id: `demo-org-${randomToken(4)}`, name: "Demo Property Management" });
     await grantOwner(tx, client.client_id, owner.id);
-    const sourceCode = `demo_${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    const sourceCode = `demo_${randomToken(4)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "x")}`;
     await tx.insert(sources).values({ code: sourceCode, clientId: client.client_id, flow: "embedded" });
     const password = randomToken(12);
     const [existing] = await tx.select().from(users).where(eq(users.email, DEMO_EMAIL));
-    if (existing) await tx.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, existing.id));
+    if (existing)
+      await tx
+        .update(users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(eq(users.id, existing.id));
     else await createUser(tx, { email: DEMO_EMAIL, password, role: "operator" });
     return {
       client_id: client.client_id,

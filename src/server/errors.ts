@@ -28,8 +28,7 @@ export const errors = {
   gatewayForbidden: () => new AppError(403, { message: "Forbidden" }),
   /** Token exchange rejection (spec Token exchange 5). */
   accessDenied: () => new AppError(401, { error: "access_denied", error_description: "Unauthorized" }),
-  oauth: (status: number, error: string, description: string) =>
-    new AppError(status, { error, error_description: description }),
+  oauth: (status: number, error: string, description: string) => new AppError(status, { error, error_description: description }),
   invalidSignature: () => plain(401, "Invalid request signature"),
   notFound: (what = "Not found") => plain(404, what),
   forbidden: (why: string) => plain(403, why),
@@ -38,11 +37,9 @@ export const errors = {
   unsupportedMediaType: () => plain(415, "Content-Type must be application/json"),
   payloadTooLarge: (why: string) => plain(413, why),
   /** 422 with field-level errors (onboarding, owner creation). */
-  invalidFields: (error: string, fields: FieldErrors) =>
-    new AppError(422, { status_code: 422, error, errors: fields }),
+  invalidFields: (error: string, fields: FieldErrors) => new AppError(422, { status_code: 422, error, errors: fields }),
   /** 422 in the spec's resource-keyed shape, e.g. `{status_code, error, prospect: {attr: message}}`. */
-  invalidResource: (error: string, key: string, fields: Record<string, unknown>) =>
-    new AppError(422, { status_code: 422, error, [key]: fields }),
+  invalidResource: (error: string, key: string, fields: Record<string, unknown>) => new AppError(422, { status_code: 422, error, [key]: fields }),
   internal: () => plain(500, "Internal server error"),
 };
 

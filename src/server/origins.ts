@@ -17,4 +17,3 @@ export function toOrigin(value: string): string | undefined {
     return undefined;
   }
 }
-

@@ -36,9 +36,7 @@ export async function newClient(options: { gateway?: Gateway; scopes?: Scope[]; 
 /** An owner created for `client` through the domain function (the route itself is tested separately). */
 export async function newOwner(client: TestClient, fields: { name?: string } = {}) {
   const db = await getDb();
-  const { owner } = await db.transaction((tx) =>
-    upsertOwner(tx, client.clientId, { external_org_id: unique("org"), name: fields.name ?? unique("Owner") }),
-  );
+  const { owner } = await db.transaction((tx) => upsertOwner(tx, client.clientId, { external_org_id: unique("org"), name: fields.name ?? unique("Owner") }));
   return owner;
 }
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { createRestHandler } from "../../server/http/rest-handler";
 import { router } from "../../server/trpc/init";
 import { ingestionProcedure, ownerProcedure, signedOwnerProcedure } from "../../server/trpc/procedures";
-import { call } from "../../test/http";
 import { grant, newClient, newOwner } from "../../test/factories";
+import { call } from "../../test/http";
 import { signRequest } from "./request-signature";
 import { issueAccessToken } from "./tokens";
 
@@ -48,7 +48,12 @@ describe("token exchange (spec Token exchange)", () => {
 
   it("refuses a client of the other gateway on this gateway's token route", async () => {
     const ingestion = await newClient({ gateway: "ingestion" });
-    const onPartner = await exchange({ grant_type: "client_credentials", client_id: ingestion.clientId, client_secret: ingestion.secret, audience: "urn:pis:partner-api:staging" });
+    const onPartner = await exchange({
+      grant_type: "client_credentials",
+      client_id: ingestion.clientId,
+      client_secret: ingestion.secret,
+      audience: "urn:pis:partner-api:staging",
+    });
     expect(onPartner.status).toBe(401);
     expect(onPartner.body).toEqual(ACCESS_DENIED);
   });
@@ -66,20 +71,38 @@ describe("token exchange (spec Token exchange)", () => {
 
   it("narrows the token to a requested subset and refuses scopes not granted", async () => {
     const client = await newClient({ scopes: ["owners:write", "prospects:read"] });
-    const narrowed = await exchange({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.secret, audience: client.audience, scope: "prospects:read" });
+    const narrowed = await exchange({
+      grant_type: "client_credentials",
+      client_id: client.clientId,
+      client_secret: client.secret,
+      audience: client.audience,
+      scope: "prospects:read",
+    });
     expect(narrowed.status).toBe(200);
     expect(narrowed.body.scope).toBe("prospects:read");
-    const ownerCall = await call("POST", "/api/partners/property_owners", { token: String(narrowed.body.access_token), body: { external_org_id: "x", name: "X" } });
+    const ownerCall = await call("POST", "/api/partners/property_owners", {
+      token: String(narrowed.body.access_token),
+      body: { external_org_id: "x", name: "X" },
+    });
     expect(ownerCall.status).toBe(403);
     expect(ownerCall.body).toEqual(FORBIDDEN);
-    const notGranted = await exchange({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.secret, audience: client.audience, scope: "move_outs:write" });
+    const notGranted = await exchange({
+      grant_type: "client_credentials",
+      client_id: client.clientId,
+      client_secret: client.secret,
+      audience: client.audience,
+      scope: "move_outs:write",
+    });
     expect(notGranted.status).toBe(400);
     expect(notGranted.body.error).toBe("invalid_scope");
   });
 
   it("serves the ingestion gateway's own token route and audience", async () => {
     const ingestion = await newClient({ gateway: "ingestion" });
-    const answer = await exchange({ grant_type: "client_credentials", client_id: ingestion.clientId, client_secret: ingestion.secret, audience: ingestion.audience }, "/ingest/token");
+    const answer = await exchange(
+      { grant_type: "client_credentials", client_id: ingestion.clientId, client_secret: ingestion.secret, audience: ingestion.audience },
+      "/ingest/token",
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.scope).toBe("events:write");
   });

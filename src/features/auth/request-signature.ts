@@ -9,9 +9,7 @@ const HEADER_FORMAT = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
 export type SignedRequest = { method: string; pathWithQuery: string; rawBody: string };
 
 export function requestSignatureDigest(secret: string, timestamp: number, request: SignedRequest): string {
-  return createHmac("sha256", secret)
-    .update(`${timestamp}.${request.method.toUpperCase()}.${request.pathWithQuery}.${request.rawBody}`, "utf8")
-    .digest("hex");
+  return createHmac("sha256", secret).update(`${timestamp}.${request.method.toUpperCase()}.${request.pathWithQuery}.${request.rawBody}`, "utf8").digest("hex");
 }
 
 /** `X-Request-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<METHOD>.<path>.<raw body>")>` */

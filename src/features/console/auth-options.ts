@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
 import { getServerSession } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../server/db/client";
 import { rootSecrets } from "../../server/secrets";
 import type { ConsoleUser } from "../../server/trpc/context";

@@ -7,10 +7,7 @@ import { ownerBuildingGrants } from "./tables";
  * decisions §4 `owner grant-building`: the service grants a partner access to a named building of a
  * managed owner, identified by its PMS pair. The client is granted the owner's slug with it.
  */
-export async function grantBuilding(
-  tx: Tx,
-  input: { ownerSlug: string; clientId: string; pmsType: "pms_one" | "pms_two"; pmsPropertyId: string },
-) {
+export async function grantBuilding(tx: Tx, input: { ownerSlug: string; clientId: string; pmsType: "pms_one" | "pms_two"; pmsPropertyId: string }) {
   const owner = await findOwnerBySlug(tx, input.ownerSlug);
   if (!owner) throw new Error(`No owner ${input.ownerSlug}`);
   if (!owner.managed) throw new Error(`Owner ${input.ownerSlug} is not a managed owner; grant the whole owner with 'client grant'`);

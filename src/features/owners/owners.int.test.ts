@@ -11,7 +11,10 @@ import { propertyOwners } from "./tables";
 const PATH = "/api/partners/property_owners";
 
 async function upsert(token: string, body: unknown) {
-  return call<{ status_code: number; property_owner: Record<string, unknown>; errors?: Record<string, string[]>; error?: string }>("POST", PATH, { token, body });
+  return call<{ status_code: number; property_owner: Record<string, unknown>; errors?: Record<string, string[]>; error?: string }>("POST", PATH, {
+    token,
+    body,
+  });
 }
 
 async function stored(slug: string) {
@@ -72,8 +75,16 @@ describe("owner creation (spec Owner creation, decisions §7)", () => {
       embedded_frame_ancestors: ["https://a.example.com", "https://b.example.com"],
     });
 
-    const replaced = await upsert(token, { external_org_id: externalOrgId, embedded_frame_ancestors: ["https://c.example.com/"], max_coverage_amount_cents: null });
-    expect(replaced.body.property_owner).toMatchObject({ name: "Oak Realty Group", embedded_frame_ancestors: ["https://c.example.com"], max_coverage_amount_cents: null });
+    const replaced = await upsert(token, {
+      external_org_id: externalOrgId,
+      embedded_frame_ancestors: ["https://c.example.com/"],
+      max_coverage_amount_cents: null,
+    });
+    expect(replaced.body.property_owner).toMatchObject({
+      name: "Oak Realty Group",
+      embedded_frame_ancestors: ["https://c.example.com"],
+      max_coverage_amount_cents: null,
+    });
 
     const activated = await upsert(token, { external_org_id: externalOrgId, purchase_flow_enabled: true, embedded_frame_ancestors: null });
     expect(activated.body.property_owner).toMatchObject({ purchase_flow_enabled: true, embedded_frame_ancestors: [] });
@@ -104,8 +115,14 @@ describe("owner creation (spec Owner creation, decisions §7)", () => {
     const cases: Array<[unknown, Record<string, string[]>]> = [
       [{ name: "No Id" }, { external_org_id: ["is required"] }],
       [{ external_org_id: unique("org") }, { name: ["is required"] }],
-      [{ external_org_id: unique("org"), name: "X", embedded_frame_ancestors: ["http://insecure.example.com"] }, { "embedded_frame_ancestors.0": [expect.stringContaining("HTTPS origin")] }],
-      [{ external_org_id: unique("org"), name: "X", embedded_frame_ancestors: ["https://example.com/path"] }, { "embedded_frame_ancestors.0": [expect.stringContaining("HTTPS origin")] }],
+      [
+        { external_org_id: unique("org"), name: "X", embedded_frame_ancestors: ["http://insecure.example.com"] },
+        { "embedded_frame_ancestors.0": [expect.stringContaining("HTTPS origin")] },
+      ],
+      [
+        { external_org_id: unique("org"), name: "X", embedded_frame_ancestors: ["https://example.com/path"] },
+        { "embedded_frame_ancestors.0": [expect.stringContaining("HTTPS origin")] },
+      ],
       [{ external_org_id: unique("org"), name: "X", max_coverage_amount_cents: 12.5 }, { max_coverage_amount_cents: [expect.any(String)] }],
       [{ external_org_id: unique("org"), name: "X", purchase_flow_enabled: "yes" }, { purchase_flow_enabled: [expect.any(String)] }],
       [{ external_org_id: unique("org"), name: "X", colour: "blue" }, { base: [expect.stringContaining("colour")] }],

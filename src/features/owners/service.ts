@@ -27,11 +27,7 @@ export function ownerView(owner: Owner) {
  */
 export async function upsertOwner(tx: Tx, clientId: string, input: UpsertOwnerInput): Promise<{ owner: Owner; created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [existing] = await tx
-      .select()
-      .from(propertyOwners)
-      .where(eq(propertyOwners.externalOrgId, input.external_org_id))
-      .for("update");
+    const [existing] = await tx.select().from(propertyOwners).where(eq(propertyOwners.externalOrgId, input.external_org_id)).for("update");
     if (existing) return { owner: await updateOwner(tx, clientId, existing, input), created: false };
     const created = await createOwner(tx, clientId, input);
     if (created) return { owner: created, created: true };
@@ -129,5 +125,9 @@ async function availableSlug(tx: Tx, name: string): Promise<string> {
     .select({ slug: propertyOwners.slug })
     .from(propertyOwners)
     .where(and(eq(propertyOwners.slug, base)));
-  return taken.length === 0 ? base : `${base}-${randomToken(4).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+  return taken.length === 0
+    ? base
+    : `${base}-${randomToken(4)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "x")}`;
 }

@@ -7,7 +7,9 @@ export const sources = pgTable(
     id: serial("id").primaryKey(),
     code: text("code").notNull(),
     clientId: text("client_id").notNull(),
-    flow: text("flow", { enum: ["embedded", "expedited"] }).notNull().default("embedded"),
+    flow: text("flow", { enum: ["embedded", "expedited"] })
+      .notNull()
+      .default("embedded"),
     optionalIngestFields: boolean("optional_ingest_fields").notNull().default(false),
     redirectDomains: text("redirect_domains").array().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

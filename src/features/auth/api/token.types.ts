@@ -10,8 +10,7 @@ export function tokenMeta(gateway: Gateway): Meta {
       protect: false,
       tags: ["Authentication"],
       summary: "Exchange client credentials for an access token",
-      description:
-        `Client credentials grant on the ${gateway === "partner" ? "Partner API" : "event ingestion"} gateway. Leave \`scope\` out to receive every granted scope; a subset narrows the token. Tokens last \`expires_in\` seconds (8600): cache one per process and refresh near expiry. Rejected credentials, or a wrong pair of credentials and audience, answer 401 \`{error: access_denied, error_description: Unauthorized}\`.`,
+      description: `Client credentials grant on the ${gateway === "partner" ? "Partner API" : "event ingestion"} gateway. Leave \`scope\` out to receive every granted scope; a subset narrows the token. Tokens last \`expires_in\` seconds (8600): cache one per process and refresh near expiry. Rejected credentials, or a wrong pair of credentials and audience, answer 401 \`{error: access_denied, error_description: Unauthorized}\`.`,
     },
     inputErrors: { kind: "oauth" },
     responses: { errors: [400, 401, 415] },

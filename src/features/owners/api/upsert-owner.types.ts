@@ -20,9 +20,28 @@ export const upsertOwnerInput = z
     external_org_id: z.string().trim().min(1).max(255).meta({ description: "The partner's identifier of the owner; the upsert key", example: "org-1042" }),
     name: z.string().trim().min(1).max(255).optional().meta({ description: "Required on creation", example: "Maple Street Holdings" }),
     purchase_flow_enabled: z.boolean().nullable().optional().meta({ description: "False on creation; true activates the owner once its roster is loaded" }),
-    max_coverage_amount_cents: z.number().int().min(0).max(100_000_000).nullable().optional().meta({ description: "Coverage ceiling in cents", example: 300000 }),
-    embedded_frame_ancestors: z.array(httpsOrigin).max(50).nullable().optional().meta({ description: "HTTPS origins allowed to frame the enrollment flow; replaces the whole array when present", example: ["https://portal.example.com"] }),
-    guarantor_coverage_capable: z.boolean().nullable().optional().meta({ description: "When true, properties created later get the guarantee product enabled" }),
+    max_coverage_amount_cents: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000_000)
+      .nullable()
+      .optional()
+      .meta({ description: "Coverage ceiling in cents", example: 300000 }),
+    embedded_frame_ancestors: z
+      .array(httpsOrigin)
+      .max(50)
+      .nullable()
+      .optional()
+      .meta({
+        description: "HTTPS origins allowed to frame the enrollment flow; replaces the whole array when present",
+        example: ["https://portal.example.com"],
+      }),
+    guarantor_coverage_capable: z
+      .boolean()
+      .nullable()
+      .optional()
+      .meta({ description: "When true, properties created later get the guarantee product enabled" }),
   })
   .strict();
 

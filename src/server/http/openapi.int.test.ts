@@ -1,0 +1,62 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { GET as docsPage } from "../../app/api/docs/route";
+import { GET as openApiRoute } from "../../app/api/openapi.json/route";
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[]; requestBody?: unknown }>>;
+  components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, unknown> };
+};
+
+async function served(): Promise<Doc> {
+  const response = openApiRoute();
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe("GET /api/openapi.json", () => {
+  it("documents every partner route with its statuses, bodies and the bearer scheme", async () => {
+    const doc = await served();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } });
+    const token = doc.paths["/token"].post;
+    expect(token.security).toEqual([]);
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "415"]);
+    const owners = doc.paths["/partners/property_owners"].post;
+    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "401", "403", "409", "415", "422"]);
+    expect(owners.security).toEqual([{ bearerAuth: [] }]);
+    expect(JSON.stringify(owners.responses["401"])).toContain('"const":"Unauthorized"');
+  });
+
+  it("matches the committed snapshot, so a contract change shows up in review", async () => {
+    await expect(`${JSON.stringify(await served(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/openapi.json");
+  });
+
+  it("passes Redocly's recommended lint with no errors", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openapi-")), "openapi.json");
+    fs.writeFileSync(file, JSON.stringify(await served()));
+    const bin = path.resolve("node_modules", ".bin", "redocly");
+    const { stdout } = await promisify(execFile)(bin, ["lint", file, "--format=json"], { env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } }).catch(
+      (failure: { stdout: string }) => ({ stdout: failure.stdout }),
+    );
+    const report = JSON.parse(stdout.slice(stdout.indexOf("{")));
+    const problems = (report.problems as Array<{ severity: string; message: string }>).filter((problem) => problem.severity === "error");
+    expect(problems).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  }, 60_000);
+});
+
+describe("GET /api/docs", () => {
+  it("serves a reference page whose scripts all come from this origin", async () => {
+    const page = await docsPage().text();
+    expect(page).toContain('<div id="reference">');
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) expect(source.startsWith("/api/docs/assets/")).toBe(true);
+  });
+});
