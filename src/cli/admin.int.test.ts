@@ -63,16 +63,33 @@ describe("npm run admin (decisions §4)", () => {
     const token = await call<{ access_token: string }>("POST", "/api/token", {
       body: { grant_type: "client_credentials", client_id: client.out.client_id, client_secret: client.out.client_secret, audience: client.out.audience },
     });
-    const conflict = await call("POST", "/api/partners/property_owners", { token: token.body.access_token, body: { external_org_id: externalOrgId, name: "Mine" } });
+    const conflict = await call("POST", "/api/partners/property_owners", {
+      token: token.body.access_token,
+      body: { external_org_id: externalOrgId, name: "Mine" },
+    });
     expect(conflict.status).toBe(409);
 
-    const granted = await admin("owner", "grant-building", "--owner", slug, "--client-id", String(client.out.client_id), "--pms-type", "pms_one", "--pms-property-id", "P-100");
+    const granted = await admin(
+      "owner",
+      "grant-building",
+      "--owner",
+      slug,
+      "--client-id",
+      String(client.out.client_id),
+      "--pms-type",
+      "pms_one",
+      "--pms-property-id",
+      "P-100",
+    );
     expect(granted.code).toBe(0);
     const db = await getDb();
     const owner = await findOwnerBySlug(db, slug);
     expect(owner?.managed).toBe(true);
     expect(await isOwnerGranted(db, String(client.out.client_id), owner?.id ?? -1)).toBe(true);
-    const grants = await db.select().from(ownerBuildingGrants).where(eq(ownerBuildingGrants.ownerId, owner?.id ?? -1));
+    const grants = await db
+      .select()
+      .from(ownerBuildingGrants)
+      .where(eq(ownerBuildingGrants.ownerId, owner?.id ?? -1));
     expect(grants.map((g) => [g.pmsType, g.pmsPropertyId])).toEqual([["pms_one", "P-100"]]);
   });
 
@@ -94,8 +111,24 @@ describe("npm run admin (decisions §4)", () => {
     const client = await admin("client", "create", "--name", "Sourcer");
     const clientId = String(client.out.client_id);
     const code = unique("src").replace("-", "_");
-    const source = await admin("source", "create", "--code", code, "--client-id", clientId, "--flow", "expedited", "--optional-ingest-fields", "--redirect-domain", "apply.example.com", "--redirect-domain", "*.example.org");
-    expect(source.out).toEqual({ source: { code, client_id: clientId, flow: "expedited", optional_ingest_fields: true, redirect_domains: ["apply.example.com", "*.example.org"] } });
+    const source = await admin(
+      "source",
+      "create",
+      "--code",
+      code,
+      "--client-id",
+      clientId,
+      "--flow",
+      "expedited",
+      "--optional-ingest-fields",
+      "--redirect-domain",
+      "apply.example.com",
+      "--redirect-domain",
+      "*.example.org",
+    );
+    expect(source.out).toEqual({
+      source: { code, client_id: clientId, flow: "expedited", optional_ingest_fields: true, redirect_domains: ["apply.example.com", "*.example.org"] },
+    });
     expect((await (await getDb()).select().from(sources).where(eq(sources.code, code))).length).toBe(1);
 
     const owner = await admin("owner", "create-managed", "--name", "Covered", "--external-org-id", unique("c"));
@@ -135,7 +168,9 @@ describe("npm run admin (decisions §4)", () => {
   });
 
   it("runs as a real process through npm's entry point and prints exactly one JSON object", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "client", "create", "--name", "Spawned"], { env: process.env });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "client", "create", "--name", "Spawned"], {
+      env: process.env,
+    });
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]).client_id).toMatch(/^pc_/);

@@ -41,9 +41,9 @@ describe("GET /api/openapi.json", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "openapi-")), "openapi.json");
     fs.writeFileSync(file, JSON.stringify(await served()));
     const bin = path.resolve("node_modules", ".bin", "redocly");
-    const { stdout } = await promisify(execFile)(bin, ["lint", file, "--format=json"], { env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } }).catch(
-      (failure: { stdout: string }) => ({ stdout: failure.stdout }),
-    );
+    const { stdout } = await promisify(execFile)(bin, ["lint", file, "--format=json"], {
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    }).catch((failure: { stdout: string }) => ({ stdout: failure.stdout }));
     const report = JSON.parse(stdout.slice(stdout.indexOf("{")));
     const problems = (report.problems as Array<{ severity: string; message: string }>).filter((problem) => problem.severity === "error");
     expect(problems).toEqual([]);

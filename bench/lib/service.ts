@@ -1,0 +1,47 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { DemoCredentials } from "../../src/cli/demo-seed";
+
+export type RunningService = { baseUrl: string; demo: DemoCredentials; stop: () => Promise<void> };
+
+/** Starts the built service exactly as `npm start` does, on its own port and fresh data directory. */
+export async function startService(port: number, name: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const dataDir = path.join(".data", name);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+  });
+  const baseUrl = `http://localhost:${port}`;
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok && fs.existsSync(path.join(dataDir, "demo.json"))) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error("service did not start");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  const demo: DemoCredentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8"));
+  return {
+    baseUrl,
+    demo,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGINT");
+      }),
+  };
+}
+
+export async function partnerToken(service: RunningService): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/api/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ grant_type: "client_credentials", client_id: service.demo.client_id, client_secret: service.demo.client_secret, audience: service.demo.audience }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}

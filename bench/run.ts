@@ -1,0 +1,10 @@
+import { ownersBench } from "./owners.bench";
+import { startService } from "./lib/service";
+
+/** `npm run bench`: starts the built service once and runs every benchmark against it. */
+const service = await startService(Number(process.env.BENCH_PORT ?? 3310), "bench");
+try {
+  await ownersBench(service);
+} finally {
+  await service.stop();
+}
