@@ -41,7 +41,12 @@ export async function partnerToken(service: RunningService): Promise<string> {
   const response = await fetch(`${service.baseUrl}/api/token`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ grant_type: "client_credentials", client_id: service.demo.client_id, client_secret: service.demo.client_secret, audience: service.demo.audience }),
+    body: JSON.stringify({
+      grant_type: "client_credentials",
+      client_id: service.demo.client_id,
+      client_secret: service.demo.client_secret,
+      audience: service.demo.audience,
+    }),
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }

