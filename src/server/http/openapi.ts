@@ -1,5 +1,6 @@
 import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { z } from "zod";
 import { getConfig } from "../config";
 import type { Meta } from "../trpc/init";
 import { partnerApiRouter } from "../trpc/routers";
@@ -106,9 +107,10 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     operation.responses = responses;
     if (meta.openapi.protect === false) operation.security = [];
     if (meta.arrayBody && operation.requestBody) {
+      // The body is a bare array (stack notes): document the array of items, not the `{items}` wrapper.
       const media = operation.requestBody.content["application/json"];
-      const items = (media.schema.properties as Json | undefined)?.items;
-      if (items) media.schema = items as Json;
+      const { $schema: _, ...item } = meta.itemSchema ? (z.toJSONSchema(meta.itemSchema, { io: "input", unrepresentable: "any" }) as Json) : { type: "object" };
+      media.schema = { type: "array", minItems: 0, maxItems: 500, items: item };
     }
   }
   // The generator registers tRPC's own error schemas; the answers above replace every use of them.

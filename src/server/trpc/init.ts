@@ -1,5 +1,6 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { z } from "zod";
 import type { Scope } from "../../features/auth/scopes";
 import type { Context } from "./context";
 
@@ -17,6 +18,8 @@ export type Meta = OpenApiMeta<{
   inputErrors?: InputErrorStyle;
   /** The request body is a bare JSON array, delivered to the procedure as `{items}`. */
   arrayBody?: boolean;
+  /** The documented schema of one array item (items are validated one by one by the feature). */
+  itemSchema?: z.ZodType;
   /** Statuses and bodies to document beyond 200 (OpenAPI post-processing). */
   responses?: { created?: boolean; errors?: number[] };
 }>;

@@ -1,12 +1,14 @@
 import { tokenProcedure } from "../../features/auth/api/token";
 import { consoleRouter } from "../../features/console/router";
 import { ownersRestRouter } from "../../features/owners/router";
+import { rosterRestRouter } from "../../features/roster/router";
 import { router } from "./init";
 
 /** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
 export const partnerApiRouter = router({
   token: tokenProcedure("partner"),
   owners: ownersRestRouter,
+  roster: rosterRestRouter,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */

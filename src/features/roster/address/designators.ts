@@ -1,0 +1,50 @@
+/**
+ * Secondary unit designators, USPS Publication 28 Appendix C2 (name and approved abbreviation), plus
+ * "#". They mark the unit part of a street line (spec Property rules step 3, Unit rules).
+ */
+export const UNIT_DESIGNATORS: ReadonlyMap<string, string> = new Map([
+  ["APARTMENT", "APT"],
+  ["APT", "APT"],
+  ["BASEMENT", "BSMT"],
+  ["BSMT", "BSMT"],
+  ["BUILDING", "BLDG"],
+  ["BLDG", "BLDG"],
+  ["DEPARTMENT", "DEPT"],
+  ["DEPT", "DEPT"],
+  ["FLOOR", "FL"],
+  ["FL", "FL"],
+  ["FRONT", "FRNT"],
+  ["FRNT", "FRNT"],
+  ["HANGAR", "HNGR"],
+  ["HNGR", "HNGR"],
+  ["KEY", "KEY"],
+  ["LOBBY", "LBBY"],
+  ["LBBY", "LBBY"],
+  ["LOT", "LOT"],
+  ["LOWER", "LOWR"],
+  ["LOWR", "LOWR"],
+  ["OFFICE", "OFC"],
+  ["OFC", "OFC"],
+  ["PENTHOUSE", "PH"],
+  ["PH", "PH"],
+  ["PIER", "PIER"],
+  ["REAR", "REAR"],
+  ["ROOM", "RM"],
+  ["RM", "RM"],
+  ["SIDE", "SIDE"],
+  ["SLIP", "SLIP"],
+  ["SPACE", "SPC"],
+  ["SPC", "SPC"],
+  ["STOP", "STOP"],
+  ["SUITE", "STE"],
+  ["STE", "STE"],
+  ["TRAILER", "TRLR"],
+  ["TRLR", "TRLR"],
+  ["UNIT", "UNIT"],
+  ["UPPER", "UPPR"],
+  ["UPPR", "UPPR"],
+  ["#", "#"],
+]);
+
+/** Designators that need no value after them (Pub 28 C2: BSMT, FRNT, LBBY, LOWR, OFC, PH, REAR, SIDE, UPPR). */
+export const VALUELESS_DESIGNATORS: ReadonlySet<string> = new Set(["BSMT", "FRNT", "LBBY", "LOWR", "OFC", "PH", "REAR", "SIDE", "UPPR"]);

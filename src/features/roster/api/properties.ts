@@ -1,0 +1,19 @@
+import { ownerProcedure } from "../../../server/trpc/procedures";
+import { collectionResponse } from "../collection";
+import { lockOwnerRoster } from "../lock";
+import { upsertProperties } from "../properties";
+import { collectionInput } from "./collection.types";
+import { propertiesMeta, propertiesOutput } from "./properties.types";
+
+export const upsertPropertiesProcedure = ownerProcedure("onboarding:write")
+  .meta(propertiesMeta)
+  .input(collectionInput)
+  .output(propertiesOutput)
+  .mutation(async ({ ctx, input }) =>
+    collectionResponse(
+      await ctx.db.transaction(async (tx) => {
+        await lockOwnerRoster(tx, ctx.owner.id);
+        return upsertProperties(tx, ctx.owner, ctx.client.id, input.items);
+      }),
+    ),
+  );

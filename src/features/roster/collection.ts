@@ -1,0 +1,37 @@
+import type { z } from "zod";
+import type { FieldErrors } from "../../server/errors";
+import { fieldErrorsOf } from "../../server/http/input-errors";
+import { ROSTER_MESSAGES } from "./messages";
+
+export type Action = "created" | "updated" | "failed";
+export type ItemResult = { external_system_id: string | null; action: Action; errors?: FieldErrors };
+
+/** An item-level failure: the item fails, the batch goes on (spec Common rules 5). */
+export class ItemFailure extends Error {
+  constructor(readonly errors: FieldErrors) {
+    super(Object.values(errors).flat().join("; "));
+  }
+}
+
+export const fail = (field: string, message: string): never => {
+  throw new ItemFailure({ [field]: [message] });
+};
+
+export function externalIdOf(raw: unknown): string | null {
+  const value = (raw as { external_system_id?: unknown } | null)?.external_system_id;
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+/** Parses one item against its schema; field errors are keyed by field name, each a list of messages. */
+export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): { ok: true; value: z.output<S> } | { ok: false; errors: FieldErrors } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, errors: { base: [ROSTER_MESSAGES.notAnObject] } };
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrorsOf(parsed.error) };
+}
+
+/** spec Common rules 6: `status_code`, `results` in request order, `meta` counts. */
+export function collectionResponse<R extends ItemResult>(results: R[]) {
+  const meta = { created: 0, updated: 0, failed: 0 };
+  for (const result of results) meta[result.action]++;
+  return { status_code: 200 as const, results, meta };
+}

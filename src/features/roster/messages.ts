@@ -1,0 +1,21 @@
+/** Messages partners match on (style §8); spec Errors "Per-item failures in collections". */
+export const ROSTER_MESSAGES = {
+  batchTooLarge: (count: number) => `A batch holds at most 500 items; this one has ${count}`,
+  notAnArray: "Body must be a JSON array of items",
+  notAnObject: "Item must be a JSON object",
+  required: "is required",
+  unknownBankAccount: "Bank account not found; register bank accounts before properties",
+  cannotUnsetDefault: "Cannot unset the default account; send default: true on another account instead",
+  ambiguousBuilding: "Several buildings match this item and nothing separates them",
+  buildingLinkedElsewhere: "Building is already linked to a different external_system_id",
+  unitLinkedElsewhere: "Unit is already linked to a different external_system_id",
+  outsideGrantedBuildings: "Building is outside the set granted to this partner for this owner",
+  managedOwnerNeedsPmsPair: "pms_type and pms_property_id are required for this owner",
+  unknownProperty: "Property not found",
+  singleUnitBuilding: (type: string) => `A ${type} building holds exactly one unit`,
+  typeHoldsOneUnit: (type: string, count: number) => `A ${type} building holds exactly one unit; this building has ${count}`,
+  invalidState: "must be a US state: a two-letter abbreviation or the full name",
+  invalidZip: "must be a 5-digit ZIP code or ZIP+4",
+  unitNameNotDerivable: "Unit name is required and could not be derived",
+  duplicateUnitName: "Another unit of this building already has this name",
+} as const;

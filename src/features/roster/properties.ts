@@ -1,0 +1,254 @@
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import type { Owner } from "../owners/service";
+import { ownerBuildingGrants } from "../owners/tables";
+import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
+import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
+import { externalIdOf, fail, ItemFailure, type ItemResult, parseItem } from "./collection";
+import { matchBuilding } from "./match-building";
+import { ROSTER_MESSAGES } from "./messages";
+import { addressDisagreements, bankAccounts, properties, units } from "./tables";
+
+export type PropertyRow = typeof properties.$inferSelect;
+export type Building = { row: PropertyRow | (Omit<PropertyRow, "id"> & { id?: undefined }); unitCount: number; dirty: boolean };
+
+/** Normalized building name: case and spacing do not separate buildings. */
+export const nameKeyOf = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
+
+type Context = {
+  owner: Owner;
+  clientId: string;
+  buildings: Building[];
+  bankIds: Map<string, number>;
+  grants: Set<string> | null;
+  disagreements: Array<typeof addressDisagreements.$inferInsert & { building: Building }>;
+};
+
+/**
+ * spec Property rules: each item is matched and applied in request order against an in-memory view
+ * of the candidate buildings, then all changes are written with two set-based statements.
+ */
+export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, rawItems: unknown[]): Promise<ItemResult[]> {
+  const parsed = rawItems.map((raw) => ({ raw, parsed: parseItem(propertyItem, raw) }));
+  const items = parsed.flatMap((entry) => (entry.parsed.ok ? [entry.parsed.value] : []));
+  const ctx: Context = {
+    owner,
+    clientId,
+    buildings: await loadCandidates(tx, owner.id, items),
+    bankIds: await loadBankAccounts(tx, owner.id, items),
+    grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
+    disagreements: [],
+  };
+  const results: ItemResult[] = [];
+  for (const { raw, parsed: result } of parsed) {
+    const externalId = externalIdOf(raw);
+    if (!result.ok) {
+      results.push({ external_system_id: externalId, action: "failed", errors: result.errors });
+      continue;
+    }
+    try {
+      results.push({ external_system_id: result.value.external_system_id, action: applyItem(ctx, result.value) });
+    } catch (error) {
+      if (!(error instanceof ItemFailure)) throw error;
+      results.push({ external_system_id: externalId, action: "failed", errors: error.errors });
+    }
+  }
+  await writeBuildings(tx, ctx);
+  return results;
+}
+
+function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
+  const address = item.address ? normalizedAddress(item.address) : undefined;
+  if ((item.pms_type == null) !== (item.pms_property_id == null)) {
+    fail(item.pms_type == null ? "pms_type" : "pms_property_id", "pms_type and pms_property_id are sent together");
+  }
+  if (ctx.grants) checkGranted(ctx.grants, item);
+  const match = matchBuilding(ctx.buildings, item, address);
+  const building = match ?? createBuilding(ctx, item, address);
+  if (match && match.row.externalSystemId !== item.external_system_id) {
+    match.row.externalSystemId = item.external_system_id; // adopted: linked to the partner identifier
+  }
+  applyFields(ctx, building, item, address, !match);
+  building.dirty = true;
+  return match ? "updated" : "created";
+}
+
+function normalizedAddress(address: NonNullable<PropertyItem["address"]>) {
+  const state = normalizeState(address.state);
+  const zip = normalizeZip(address.zip);
+  const errors: Record<string, string[]> = {};
+  if (!state) errors["address.state"] = [ROSTER_MESSAGES.invalidState];
+  if (!zip) errors["address.zip"] = [ROSTER_MESSAGES.invalidZip];
+  if (Object.keys(errors).length) throw new ItemFailure(errors);
+  return { lineOne: address.line_one, city: address.city, state: state as string, zip: zip as string, streetKey: normalizeStreetLine(address.line_one) };
+}
+
+/** spec Property rules, Failures: managed owners act only on buildings granted to the partner. */
+function checkGranted(grants: Set<string>, item: PropertyItem): void {
+  if (!item.pms_type || !item.pms_property_id) fail("pms_property_id", ROSTER_MESSAGES.managedOwnerNeedsPmsPair);
+  if (!grants.has(`${item.pms_type}:${item.pms_property_id}`)) fail("pms_property_id", ROSTER_MESSAGES.outsideGrantedBuildings);
+}
+
+function createBuilding(ctx: Context, item: PropertyItem, address: ReturnType<typeof normalizedAddress> | undefined): Building {
+  const missing = [...(item.building_name ? [] : ["building_name"]), ...(address ? [] : ["address"])];
+  if (missing.length) throw new ItemFailure(Object.fromEntries(missing.map((field) => [field, [ROSTER_MESSAGES.required]])));
+  const now = new Date();
+  const coverage = item.default_coverage ?? null;
+  const building: Building = {
+    unitCount: 0,
+    dirty: true,
+    row: {
+      ownerId: ctx.owner.id,
+      externalSystemId: item.external_system_id,
+      buildingName: item.building_name as string,
+      nameKey: nameKeyOf(item.building_name as string),
+      streetKey: address?.streetKey as string,
+      addressLineOne: address?.lineOne as string,
+      city: address?.city as string,
+      state: address?.state as string,
+      zip: address?.zip as string,
+      type: "multifamily",
+      policyHolderName: null,
+      pmsType: null,
+      pmsPropertyId: null,
+      defaultCoverage: coverage,
+      bankAccountId: null,
+      active: true,
+      // spec Property rules, Guarantee on creation: only for buildings this endpoint creates.
+      guaranteeEnabled: ctx.owner.guarantorCoverageCapable,
+      guaranteeCoverage: ctx.owner.guarantorCoverageCapable ? (coverage ?? { type: "multiplier", value: 1 }) : null,
+      addressLockedAt: null,
+      addressLockedReason: null,
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+  ctx.buildings.push(building);
+  return building;
+}
+
+function applyFields(ctx: Context, building: Building, item: PropertyItem, address: ReturnType<typeof normalizedAddress> | undefined, created: boolean): void {
+  const row = building.row;
+  // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
+  if (item.type !== undefined) {
+    if (SINGLE_UNIT_TYPES.has(item.type) && building.unitCount > 1) fail("type", ROSTER_MESSAGES.typeHoldsOneUnit(item.type, building.unitCount));
+    row.type = item.type;
+  }
+  if (item.bank_account_external_id !== undefined) {
+    if (item.bank_account_external_id === null) row.bankAccountId = null;
+    else row.bankAccountId = ctx.bankIds.get(item.bank_account_external_id) ?? fail("bank_account_external_id", ROSTER_MESSAGES.unknownBankAccount);
+  }
+  if (item.building_name !== undefined) {
+    row.buildingName = item.building_name;
+    row.nameKey = nameKeyOf(item.building_name);
+  }
+  if (address && !created) {
+    if (row.addressLockedAt && address.lineOne !== row.addressLineOne) {
+      ctx.disagreements.push({ building, propertyId: 0, source: "partner_update", storedLineOne: row.addressLineOne, proposedLineOne: address.lineOne });
+    } else if (!row.addressLockedAt) {
+      Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
+    }
+  }
+  if (item.policy_holder_name !== undefined) row.policyHolderName = item.policy_holder_name;
+  if (item.pms_type !== undefined) row.pmsType = item.pms_type;
+  if (item.pms_property_id !== undefined) row.pmsPropertyId = item.pms_property_id;
+  if (item.default_coverage !== undefined) row.defaultCoverage = item.default_coverage;
+  if (item.active !== undefined) row.active = item.active;
+}
+
+async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): Promise<Building[]> {
+  const ids = items.map((item) => item.external_system_id);
+  const pmsIds = items.flatMap((item) => (item.pms_property_id ? [item.pms_property_id] : []));
+  const names = items.flatMap((item) => (item.building_name ? [nameKeyOf(item.building_name)] : []));
+  if (!ids.length) return [];
+  const rows = await tx
+    .select()
+    .from(properties)
+    .where(
+      and(
+        eq(properties.ownerId, ownerId),
+        or(
+          inArray(properties.externalSystemId, ids),
+          pmsIds.length ? inArray(properties.pmsPropertyId, pmsIds) : undefined,
+          names.length ? inArray(properties.nameKey, names) : undefined,
+        ),
+      ),
+    );
+  const counts = rows.length
+    ? await tx
+        .select({ propertyId: units.propertyId, count: sql<number>`count(*)::int` })
+        .from(units)
+        .where(
+          inArray(
+            units.propertyId,
+            rows.map((row) => row.id),
+          ),
+        )
+        .groupBy(units.propertyId)
+    : [];
+  const countOf = new Map(counts.map((entry) => [entry.propertyId, entry.count]));
+  return rows.map((row) => ({ row, unitCount: countOf.get(row.id) ?? 0, dirty: false }));
+}
+
+async function loadBankAccounts(tx: Tx, ownerId: number, items: PropertyItem[]): Promise<Map<string, number>> {
+  const ids = [...new Set(items.flatMap((item) => (item.bank_account_external_id ? [item.bank_account_external_id] : [])))];
+  if (!ids.length) return new Map();
+  const rows = await tx
+    .select({ id: bankAccounts.id, externalSystemId: bankAccounts.externalSystemId })
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.ownerId, ownerId), inArray(bankAccounts.externalSystemId, ids)));
+  return new Map(rows.map((row) => [row.externalSystemId, row.id]));
+}
+
+async function loadGrants(tx: Tx, ownerId: number, clientId: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ pmsType: ownerBuildingGrants.pmsType, pmsPropertyId: ownerBuildingGrants.pmsPropertyId })
+    .from(ownerBuildingGrants)
+    .where(and(eq(ownerBuildingGrants.ownerId, ownerId), eq(ownerBuildingGrants.clientId, clientId)));
+  return new Set(rows.map((row) => `${row.pmsType}:${row.pmsPropertyId}`));
+}
+
+/** Two statements: one insert of the new buildings, one insert-on-conflict-update of the changed ones. */
+async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
+  const fresh = ctx.buildings.filter((building) => building.row.id === undefined);
+  const changed = ctx.buildings.filter((building) => building.row.id !== undefined && building.dirty);
+  if (fresh.length) {
+    const inserted = await tx
+      .insert(properties)
+      .values(fresh.map(({ row: { id: _, ...row } }) => row))
+      .returning({ id: properties.id });
+    inserted.forEach((row, index) => Object.assign(fresh[index].row, { id: row.id }));
+  }
+  if (changed.length) {
+    await tx
+      .insert(properties)
+      .values(changed.map(({ row }) => ({ ...(row as PropertyRow), updatedAt: new Date() })))
+      .onConflictDoUpdate({ target: properties.id, set: upsertSet() });
+  }
+  if (ctx.disagreements.length) {
+    await tx.insert(addressDisagreements).values(ctx.disagreements.map(({ building, ...entry }) => ({ ...entry, propertyId: building.row.id as number })));
+  }
+}
+
+const UPDATABLE = [
+  "externalSystemId",
+  "buildingName",
+  "nameKey",
+  "streetKey",
+  "addressLineOne",
+  "city",
+  "state",
+  "zip",
+  "type",
+  "policyHolderName",
+  "pmsType",
+  "pmsPropertyId",
+  "defaultCoverage",
+  "bankAccountId",
+  "active",
+  "updatedAt",
+] as const;
+
+function upsertSet() {
+  return Object.fromEntries(UPDATABLE.map((key) => [key, sql.raw(`excluded.${properties[key].name}`)]));
+}

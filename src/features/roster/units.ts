@@ -1,0 +1,205 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
+import { SINGLE_UNIT_TYPES } from "./api/properties.types";
+import { type UnitItem, unitItem } from "./api/units.types";
+import { externalIdOf, fail, ItemFailure, type ItemResult, parseItem } from "./collection";
+import { ROSTER_MESSAGES } from "./messages";
+import { addressDisagreements, properties, units } from "./tables";
+
+type PropertyRow = typeof properties.$inferSelect;
+type UnitRow = typeof units.$inferSelect;
+type UnitState = { row: UnitRow | (Omit<UnitRow, "id"> & { id?: undefined }); dirty: boolean };
+type Building = { row: PropertyRow; units: UnitState[]; streetChanged: boolean };
+
+/**
+ * spec Unit rules. The building street is derived first from every unit address known for the
+ * building (stored and in this request), so names derived against it resolve in the same request;
+ * then items are matched and applied in request order; then everything is written set-based.
+ */
+export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]): Promise<ItemResult[]> {
+  const parsed = rawItems.map((raw) => ({ raw, parsed: parseItem(unitItem, raw) }));
+  const items = parsed.flatMap((entry) => (entry.parsed.ok ? [entry.parsed.value] : []));
+  const buildings = await loadBuildings(tx, ownerId, items);
+  const disagreements = deriveStreets(buildings, items);
+  const results: ItemResult[] = [];
+  for (const { raw, parsed: result } of parsed) {
+    const externalId = externalIdOf(raw);
+    if (!result.ok) {
+      results.push({ external_system_id: externalId, action: "failed", errors: result.errors });
+      continue;
+    }
+    try {
+      results.push({ external_system_id: result.value.external_system_id, action: applyItem(buildings, result.value) });
+    } catch (error) {
+      if (!(error instanceof ItemFailure)) throw error;
+      results.push({ external_system_id: externalId, action: "failed", errors: error.errors });
+    }
+  }
+  await write(tx, [...buildings.values()], disagreements);
+  return results;
+}
+
+/** spec Property rules, Address derivation: the street shared by the units' cleaned addresses. */
+function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Array<typeof addressDisagreements.$inferInsert> {
+  const disagreements: Array<typeof addressDisagreements.$inferInsert> = [];
+  for (const [externalId, building] of buildings) {
+    const incoming = items.filter((item) => item.property_external_id === externalId && item.address?.line_one);
+    if (!incoming.length) continue;
+    const replaced = new Set(incoming.map((item) => item.external_system_id));
+    const lines = [
+      ...building.units
+        .filter((unit) => !replaced.has(unit.row.externalSystemId ?? ""))
+        .flatMap((unit) => (unit.row.address?.line_one ? [unit.row.address.line_one] : [])),
+      ...incoming.map((item) => item.address?.line_one as string),
+    ];
+    const derived = deriveBuildingStreet(lines);
+    if (!derived || derived === building.row.addressLineOne) continue;
+    if (building.row.addressLockedAt) {
+      // Derivation stops once staff corrected the address or a policy exists: log, do not apply.
+      disagreements.push({ propertyId: building.row.id, source: "derivation", storedLineOne: building.row.addressLineOne, proposedLineOne: derived });
+      continue;
+    }
+    building.row.addressLineOne = derived;
+    building.row.streetKey = normalizeStreetLine(derived);
+    building.streetChanged = true;
+  }
+  return disagreements;
+}
+
+function applyItem(buildings: Map<string, Building>, item: UnitItem): "created" | "updated" {
+  const building = buildings.get(item.property_external_id) ?? fail("property_external_id", ROSTER_MESSAGES.unknownProperty);
+  const singleUnit = SINGLE_UNIT_TYPES.has(building.row.type);
+  // spec Unit rules, Matching step 1: an already linked identifier updates that unit.
+  let unit = building.units.find((candidate) => candidate.row.externalSystemId === item.external_system_id);
+  // Step 2: an existing unit with the same pms_unit_id is adopted (exact match).
+  if (!unit && item.pms_unit_id) unit = adoptable(building.units.filter((candidate) => candidate.row.pmsUnitId === item.pms_unit_id));
+  let name = item.name ?? undefined;
+  if (!unit && name === undefined) {
+    const derived = deriveUnitName({
+      line_one: item.address?.line_one,
+      line_two: item.address?.line_two,
+      buildingStreet: building.row.addressLineOne,
+      pms_unit_id: item.pms_unit_id,
+      singleUnitBuilding: singleUnit,
+    });
+    name = "name" in derived ? derived.name : fail("name", ROSTER_MESSAGES.unitNameNotDerivable);
+  }
+  // Step 3: by name, ignoring case.
+  if (!unit && name !== undefined) unit = adoptable(building.units.filter((candidate) => candidate.row.nameKey === nameKey(name as string)));
+  const created = !unit;
+  if (!unit) {
+    // spec Unit rules: single_family and garden_community hold exactly one unit.
+    if (singleUnit && building.units.length >= 1) fail("property_external_id", ROSTER_MESSAGES.singleUnitBuilding(building.row.type));
+    unit = newUnit(building, item, name as string);
+  }
+  applyFields(building, unit, item, name);
+  return created ? "created" : "updated";
+}
+
+/** A unit found by pms_unit_id or name joins the partner identifier unless it has another one. */
+function adoptable(candidates: UnitState[]): UnitState | undefined {
+  const [candidate] = candidates;
+  if (candidate?.row.externalSystemId) fail("external_system_id", ROSTER_MESSAGES.unitLinkedElsewhere);
+  return candidate;
+}
+
+const nameKey = (name: string) => name.trim().toLowerCase();
+
+function newUnit(building: Building, item: UnitItem, name: string): UnitState {
+  const now = new Date();
+  const unit: UnitState = {
+    dirty: true,
+    row: {
+      propertyId: building.row.id,
+      externalSystemId: item.external_system_id,
+      name,
+      nameKey: nameKey(name),
+      address: null,
+      pmsUnitId: null,
+      defaultCoverage: null,
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+  building.units.push(unit);
+  return unit;
+}
+
+function applyFields(building: Building, unit: UnitState, item: UnitItem, name: string | undefined): void {
+  const row = unit.row;
+  if (name !== undefined && nameKey(name) !== row.nameKey) {
+    if (building.units.some((other) => other !== unit && other.row.nameKey === nameKey(name))) fail("name", ROSTER_MESSAGES.duplicateUnitName);
+  }
+  row.externalSystemId = item.external_system_id;
+  if (name !== undefined) Object.assign(row, { name, nameKey: nameKey(name) });
+  // Stored exactly as sent (spec Unit: "The unit's full address exactly as stored").
+  if (item.address !== undefined) row.address = item.address;
+  if (item.pms_unit_id !== undefined) row.pmsUnitId = item.pms_unit_id;
+  if (item.default_coverage !== undefined) row.defaultCoverage = item.default_coverage;
+  unit.dirty = true;
+}
+
+async function loadBuildings(tx: Tx, ownerId: number, items: UnitItem[]): Promise<Map<string, Building>> {
+  const ids = [...new Set(items.map((item) => item.property_external_id))];
+  if (!ids.length) return new Map();
+  const rows = await tx
+    .select()
+    .from(properties)
+    .where(and(eq(properties.ownerId, ownerId), inArray(properties.externalSystemId, ids)));
+  const existing = rows.length
+    ? await tx
+        .select()
+        .from(units)
+        .where(
+          inArray(
+            units.propertyId,
+            rows.map((row) => row.id),
+          ),
+        )
+    : [];
+  return new Map(
+    rows.map((row) => [
+      row.externalSystemId as string,
+      { row, streetChanged: false, units: existing.filter((unit) => unit.propertyId === row.id).map((unit) => ({ row: unit, dirty: false })) },
+    ]),
+  );
+}
+
+async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof addressDisagreements.$inferInsert>): Promise<void> {
+  const all = buildings.flatMap((building) => building.units);
+  const fresh = all.filter((unit) => unit.row.id === undefined).map(({ row: { id: _, ...row } }) => row);
+  const changed = all.filter((unit) => unit.row.id !== undefined && unit.dirty).map(({ row }) => ({ ...(row as UnitRow), updatedAt: new Date() }));
+  // Renames within a building may swap names: clear the changed names first, then write them.
+  if (changed.length) {
+    await tx
+      .update(units)
+      .set({ nameKey: sql`'~' || ${units.id}` })
+      .where(
+        inArray(
+          units.id,
+          changed.map((row) => row.id),
+        ),
+      );
+    await tx
+      .insert(units)
+      .values(changed)
+      .onConflictDoUpdate({
+        target: units.id,
+        set: columnsFromExcluded(["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"]),
+      });
+  }
+  if (fresh.length) await tx.insert(units).values(fresh);
+  const streets = buildings.filter((building) => building.streetChanged);
+  for (const building of streets) {
+    await tx
+      .update(properties)
+      .set({ addressLineOne: building.row.addressLineOne, streetKey: building.row.streetKey, updatedAt: sql`now()` })
+      .where(eq(properties.id, building.row.id));
+  }
+  if (disagreements.length) await tx.insert(addressDisagreements).values(disagreements);
+}
+
+function columnsFromExcluded(keys: Array<keyof typeof units.$inferSelect>) {
+  return Object.fromEntries(keys.map((key) => [key, sql.raw(`excluded.${units[key].name}`)]));
+}
