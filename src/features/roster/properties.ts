@@ -216,8 +216,9 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
     const inserted = await tx
       .insert(properties)
       .values(fresh.map(({ row: { id: _, ...row } }) => row))
-      .returning({ id: properties.id });
-    inserted.forEach((row, index) => Object.assign(fresh[index].row, { id: row.id }));
+      .returning({ id: properties.id, externalSystemId: properties.externalSystemId });
+    const idOf = new Map(inserted.map((row) => [row.externalSystemId, row.id]));
+    for (const building of fresh) building.row.id = idOf.get(building.row.externalSystemId);
   }
   if (changed.length) {
     await tx

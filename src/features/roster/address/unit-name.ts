@@ -26,7 +26,7 @@ export function deriveUnitName(input: UnitNameInput): { name: string } | { error
   const line = tokenize(input.line_one ?? "");
   // spec: Unit rules, name derivation step 1: the designator in the unit's own street line.
   const designated = splitDesignator(line);
-  if (designated && designated.value.length) return { name: join(designated.value) };
+  if (designated?.value.length) return { name: join(designated.value) };
   // Step 2: the street line with the building's established street removed.
   if (input.buildingStreet && line.length) {
     // Canonical street tokens correspond one to one to the line's leading tokens.
