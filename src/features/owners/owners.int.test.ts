@@ -86,8 +86,8 @@ describe("owner creation (spec Owner creation, decisions §7)", () => {
       max_coverage_amount_cents: null,
     });
 
-    const activated = await upsert(token, { external_org_id: externalOrgId, purchase_flow_enabled: true, embedded_frame_ancestors: null });
-    expect(activated.body.property_owner).toMatchObject({ purchase_flow_enabled: true, embedded_frame_ancestors: [] });
+    const cleared = await upsert(token, { external_org_id: externalOrgId, guarantor_coverage_capable: null, embedded_frame_ancestors: null });
+    expect(cleared.body.property_owner).toMatchObject({ guarantor_coverage_capable: false, embedded_frame_ancestors: [] });
   });
 
   it("answers 409 for an external_org_id of an owner the service manages directly, and changes nothing", async () => {

@@ -3,6 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { AppError, errors } from "../../server/errors";
 import { encryptSecret, randomToken } from "../../server/secrets";
 import { grantOwner, isOwnerGranted } from "../auth/clients";
+import { isRosterLoaded } from "../roster/readiness";
 import type { UpsertOwnerInput } from "./api/upsert-owner.types";
 import { OWNER_MESSAGES } from "./messages";
 import { propertyOwners } from "./tables";
@@ -66,7 +67,13 @@ async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: Upsert
   const changes: Partial<typeof propertyOwners.$inferInsert> = {};
   // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
   if (input.name !== undefined) changes.name = input.name;
-  if (input.purchase_flow_enabled !== undefined) changes.purchaseFlowEnabled = input.purchase_flow_enabled ?? false;
+  if (input.purchase_flow_enabled !== undefined) {
+    // spec Property owner activation: only after the roster is loaded.
+    if (input.purchase_flow_enabled && !owner.purchaseFlowEnabled && !(await isRosterLoaded(tx, owner.id))) {
+      throw errors.invalidFields(OWNER_MESSAGES.invalid, { purchase_flow_enabled: [OWNER_MESSAGES.rosterNotLoaded] });
+    }
+    changes.purchaseFlowEnabled = input.purchase_flow_enabled ?? false;
+  }
   if (input.max_coverage_amount_cents !== undefined) changes.maxCoverageAmountCents = input.max_coverage_amount_cents;
   if (input.embedded_frame_ancestors !== undefined) changes.embeddedFrameAncestors = input.embedded_frame_ancestors ?? [];
   if (input.guarantor_coverage_capable !== undefined) changes.guarantorCoverageCapable = input.guarantor_coverage_capable ?? false;

@@ -109,14 +109,23 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     if (meta.arrayBody && operation.requestBody) {
       // The body is a bare array (stack notes): document the array of items, not the `{items}` wrapper.
       const media = operation.requestBody.content["application/json"];
-      const { $schema: _, ...item } = meta.itemSchema ? (z.toJSONSchema(meta.itemSchema, { io: "input", unrepresentable: "any" }) as Json) : { type: "object" };
-      media.schema = { type: "array", minItems: 0, maxItems: 500, items: item };
+      media.schema = { type: "array", minItems: 0, maxItems: 500, items: meta.itemSchema ? componentSchema(doc, meta.itemSchema) : { type: "object" } };
     }
   }
   // The generator registers tRPC's own error schemas; the answers above replace every use of them.
   const schemas = doc.components?.schemas ?? {};
   for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
   return doc;
+}
+
+/** An item schema as a JSON Schema; schemas with a meta `id` become components referenced by `$ref`. */
+function componentSchema(doc: OpenAPIObject, schema: z.ZodType): Json {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json & { $defs?: Record<string, Json> };
+  const relinked = (value: Json) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  for (const [name, definition] of Object.entries($defs ?? {})) doc.components.schemas[name] = relinked(definition);
+  return relinked(rest);
 }
 
 let cached: OpenAPIObject | undefined;
