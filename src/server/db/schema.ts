@@ -4,5 +4,6 @@ export * from "../../features/console/users.table";
 export * from "../../features/enrollment/frame-origins.table";
 export * from "../../features/owners/tables";
 export * from "../../features/prospects/sources.table";
+export * from "../../features/prospects/tables";
 export * from "../../features/roster/tables";
 export * from "../../features/webhooks/providers.table";

@@ -21,7 +21,8 @@ export function fieldOf(issue: Issue, resourceKey?: string): string {
 }
 
 export function messageOf(issue: Issue): string {
-  if (issue.code === "invalid_type" && issue.input === undefined) return "is required";
+  // A schema's own message wins; zod's default for a missing value becomes "is required".
+  if (issue.code === "invalid_type" && issue.input === undefined && issue.message.startsWith("Invalid input")) return "is required";
   if (issue.code === "unrecognized_keys") return `has unknown fields: ${issue.keys.join(", ")}`;
   return issue.message;
 }

@@ -1,6 +1,7 @@
 import { tokenProcedure } from "../../features/auth/api/token";
 import { consoleRouter } from "../../features/console/router";
 import { ownersRestRouter } from "../../features/owners/router";
+import { prospectsRestRouter } from "../../features/prospects/router";
 import { rosterRestRouter } from "../../features/roster/router";
 import { router } from "./init";
 
@@ -9,6 +10,7 @@ export const partnerApiRouter = router({
   token: tokenProcedure("partner"),
   owners: ownersRestRouter,
   roster: rosterRestRouter,
+  prospects: prospectsRestRouter,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */

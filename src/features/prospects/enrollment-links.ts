@@ -1,0 +1,41 @@
+import { createHmac } from "node:crypto";
+import { getConfig } from "../../server/config";
+import { constantTimeEqual, derivedKey } from "../../server/secrets";
+
+export type Flow = "embedded" | "expedited";
+export type LinkParts = { flow: Flow; ownerSlug: string; source: string; sourceProspectId: string; email: string };
+
+/** A signature over every part of the link, so links cannot be forged or enumerated. */
+export function linkSignature(parts: LinkParts): string {
+  return createHmac("sha256", derivedKey("enrollment-links-v1"))
+    .update([parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId, parts.email.toLowerCase()].join("\n"))
+    .digest("base64url")
+    .slice(0, 32);
+}
+
+/**
+ * `{enrollment_host}/<flow>/<owner_slug>/<source>/<source_prospect_id>?email=…&sig=…` (spec
+ * Enrollment flow: the URL carries flow, owner slug, source, prospect id and the email parameter).
+ */
+export function enrollmentUrl(parts: LinkParts): string {
+  const path = [parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId].map(encodeURIComponent).join("/");
+  const query = new URLSearchParams({ email: parts.email, sig: linkSignature(parts) });
+  return `${getConfig().enrollmentBaseUrl}/${path}?${query}`;
+}
+
+export function isValidLink(parts: LinkParts, signature: string): boolean {
+  return constantTimeEqual(linkSignature(parts), signature);
+}
+
+/**
+ * spec Prospect: `enrollment_url` on the source's flow; `hosted_enrollment_url` always expedited
+ * (identical when the source is expedited). Both null unless eligible for at least one product.
+ */
+export function enrollmentLinks(
+  eligible: boolean,
+  parts: Omit<LinkParts, "flow">,
+  sourceFlow: Flow,
+): { enrollment_url: string | null; hosted_enrollment_url: string | null } {
+  if (!eligible || !parts.email) return { enrollment_url: null, hosted_enrollment_url: null };
+  return { enrollment_url: enrollmentUrl({ ...parts, flow: sourceFlow }), hosted_enrollment_url: enrollmentUrl({ ...parts, flow: "expedited" }) };
+}

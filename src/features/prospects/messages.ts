@@ -1,0 +1,12 @@
+/** Messages and reasons partners match on (style §8). Eligibility reasons: docs/eligibility.md. */
+export const PROSPECT_MESSAGES = {
+  invalid: "Prospect is invalid",
+  blank: "can't be blank",
+  invalidPhone: "is not a valid phone number",
+  invalidDate: "must be a date in YYYY-MM-DD form",
+  invalidTimestamp: "must be an ISO 8601 timestamp",
+  unknownSource: "is not a source configured for this client",
+  taken: "has already been taken",
+  notFound: "Prospect not found",
+  propertyNotCreated: "could not be created",
+} as const;

@@ -1,0 +1,153 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
+import { addJob } from "../../server/jobs/add-job";
+import { encryptSecret } from "../../server/secrets";
+import type { Owner } from "../owners/service";
+import { isProspectComplete } from "./completeness";
+import { PROSPECT_MESSAGES } from "./messages";
+import { resolveLocation } from "./resolve";
+import type { ProspectFields } from "./schemas";
+import { sources } from "./sources.table";
+import { type Prospect, prospects } from "./tables";
+
+export type Source = typeof sources.$inferSelect;
+export type ProspectTransition = { prospect: Prospect; created: boolean; becameIncomplete: boolean };
+
+/** The source a client may write prospects under (spec Prospect `source`: a configured source). */
+export async function sourceForClient(tx: Tx, code: string, clientId: string): Promise<Source> {
+  const [source] = await tx
+    .select()
+    .from(sources)
+    .where(and(eq(sources.code, code), eq(sources.clientId, clientId)));
+  if (!source) throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { source: PROSPECT_MESSAGES.unknownSource });
+  return source;
+}
+
+/** Maps present wire fields to columns (spec Prospect rules 2: only supplied fields are updated). */
+function columnsFrom(fields: ProspectFields): Partial<typeof prospects.$inferInsert> {
+  const map: Array<[keyof ProspectFields, keyof typeof prospects.$inferInsert]> = [
+    ["email", "email"],
+    ["phone", "phone"],
+    ["first_name", "firstName"],
+    ["last_name", "lastName"],
+    ["birthdate", "birthdate"],
+    ["lease_start_date", "leaseStartDate"],
+    ["lease_end_date", "leaseEndDate"],
+    ["monthly_rent_cents", "monthlyRentCents"],
+    ["deposit_amount_cents", "depositAmountCents"],
+    ["screening_result", "screeningResult"],
+    ["employment_status", "employmentStatus"],
+    ["yearly_income", "yearlyIncome"],
+    ["has_ssn", "hasSsn"],
+    ["education_level", "educationLevel"],
+    ["citizenship", "citizenship"],
+    ["pms_type", "pmsType"],
+    ["pms_property_id", "pmsPropertyId"],
+    ["pms_unit_id", "pmsUnitId"],
+    ["pms_prospect_id", "pmsProspectId"],
+    ["authorized_members", "authorizedMembers"],
+  ];
+  const columns: Record<string, unknown> = {};
+  for (const [wire, column] of map) if (fields[wire] !== undefined) columns[column] = fields[wire];
+  if (fields.guarantor_coverage !== undefined) columns.guarantorCoverage = fields.guarantor_coverage ?? false;
+  if (fields.social_security_number !== undefined) {
+    columns.ssnEncrypted = fields.social_security_number === null ? null : encryptSecret(fields.social_security_number.replace(/-/g, ""));
+  }
+  if (fields.terms_accepted_at) columns.termsAcceptedAt = new Date(fields.terms_accepted_at);
+  return columns as Partial<typeof prospects.$inferInsert>;
+}
+
+/** Columns whose change re-runs eligibility; `terms_accepted_at` alone does not. */
+const DECISION_INPUTS: Array<keyof Prospect> = [
+  "email",
+  "phone",
+  "firstName",
+  "lastName",
+  "birthdate",
+  "leaseStartDate",
+  "leaseEndDate",
+  "monthlyRentCents",
+  "depositAmountCents",
+  "guarantorCoverage",
+  "screeningResult",
+  "employmentStatus",
+  "yearlyIncome",
+  "hasSsn",
+  "pmsType",
+  "pmsPropertyId",
+  "pmsUnitId",
+  "propertyId",
+  "unitId",
+];
+
+/**
+ * spec Prospect rules 1-6 and Prospect status: upsert on (source, source_prospect_id) per owner.
+ * A complete prospect goes to `processing` with its eligibility job added in the same transaction;
+ * clearing a required field returns it to `incomplete` and clears the previous decision.
+ */
+export async function upsertProspect(
+  tx: Tx,
+  input: { owner: Owner; clientId: string; source: Source; fields: ProspectFields; occurredAt?: number },
+): Promise<ProspectTransition> {
+  const { owner, source, fields } = input;
+  const sourceProspectId = fields.source_prospect_id as string;
+  // Serializes writers of one prospect: 20 concurrent first POSTs create it exactly once.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`prospect:${owner.id}:${source.code}:${sourceProspectId}`}))`);
+  const [existing] = await tx
+    .select()
+    .from(prospects)
+    .where(and(eq(prospects.ownerId, owner.id), eq(prospects.source, source.code), eq(prospects.sourceProspectId, sourceProspectId)));
+  const location = await resolveLocation(tx, owner, input.clientId, fields, { propertyId: existing?.propertyId ?? null, unitId: existing?.unitId ?? null });
+  const columns = { ...columnsFrom(fields), ...location, ...(input.occurredAt !== undefined ? { lastEventAt: input.occurredAt } : {}) };
+  const draft = { ...(existing ?? defaults(owner, source, sourceProspectId)), ...columns } as Prospect;
+  const complete = isProspectComplete(draft, source);
+  const changed = !existing || DECISION_INPUTS.some((key) => JSON.stringify(existing[key]) !== JSON.stringify(draft[key]));
+  const status: Prospect["status"] = !complete
+    ? "incomplete"
+    : changed || existing?.status === "incomplete" || existing?.status === "error"
+      ? "processing"
+      : existing.status;
+  const reset = status !== existing?.status || status === "processing";
+  const values = {
+    ...columns,
+    status,
+    ...(reset ? { eligibility: null, effectiveCoverageAmountCents: null } : {}),
+  };
+  let prospect: Prospect;
+  if (existing) {
+    [prospect] = await tx
+      .update(prospects)
+      .set({ ...values, version: sql`${prospects.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(prospects.id, existing.id))
+      .returning();
+  } else {
+    [prospect] = await tx
+      .insert(prospects)
+      .values({ ...defaults(owner, source, sourceProspectId), ...values })
+      .returning();
+  }
+  if (status === "processing") {
+    await addJob(tx, "prospect__check_eligibility", { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` });
+  }
+  return { prospect, created: !existing, becameIncomplete: !!existing && existing.status !== "incomplete" && status === "incomplete" };
+}
+
+function defaults(owner: Owner, source: Source, sourceProspectId: string) {
+  return {
+    ownerId: owner.id,
+    sourceId: source.id,
+    source: source.code,
+    sourceProspectId,
+    termsAcceptedAt: new Date(),
+    guarantorCoverage: false,
+  };
+}
+
+export async function findProspect(tx: Tx, ownerId: number, source: string, sourceProspectId: string): Promise<Prospect | undefined> {
+  const [prospect] = await tx
+    .select()
+    .from(prospects)
+    .where(and(eq(prospects.ownerId, ownerId), eq(prospects.source, source), eq(prospects.sourceProspectId, sourceProspectId)));
+  return prospect;
+}
