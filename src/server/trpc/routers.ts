@@ -1,5 +1,6 @@
 import { tokenProcedure } from "../../features/auth/api/token";
 import { consoleRouter } from "../../features/console/router";
+import { moveOutsRestRouter } from "../../features/move-outs/router";
 import { ownersRestRouter } from "../../features/owners/router";
 import { prospectsRestRouter } from "../../features/prospects/router";
 import { rosterRestRouter } from "../../features/roster/router";
@@ -11,6 +12,7 @@ export const partnerApiRouter = router({
   owners: ownersRestRouter,
   roster: rosterRestRouter,
   prospects: prospectsRestRouter,
+  moveOuts: moveOutsRestRouter,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */

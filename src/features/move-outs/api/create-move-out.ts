@@ -1,0 +1,15 @@
+import { signedOwnerProcedure } from "../../../server/trpc/procedures";
+import { createMoveOut, moveOutView } from "../service";
+import { createMoveOutInput, createMoveOutMeta, moveOutOutput } from "./move-outs.types";
+
+export const createMoveOutProcedure = signedOwnerProcedure("move_outs:write")
+  .meta(createMoveOutMeta)
+  .input(createMoveOutInput)
+  .output(moveOutOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { moveOut, created } = await ctx.db.transaction((tx) => createMoveOut(tx, ctx.owner.id, input));
+    // spec Move-out rules 1: body status_code 201 on create, 200 on re-post; the HTTP status equals it.
+    const status = created ? 201 : 200;
+    ctx.rest.status = status;
+    return { status_code: status, move_out: moveOutView(moveOut) };
+  });
