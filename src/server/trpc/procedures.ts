@@ -65,9 +65,14 @@ export function ingestionProcedure(scope: IngestionScope) {
  * a caller not granted the owner 403.
  */
 export function ownerProcedure(scope: PartnerScope) {
-  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput }) => {
+  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput, meta }) => {
     const raw = (await getRawInput()) as { owner_slug?: unknown } | undefined;
-    const slug = typeof raw?.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
+    // Routes taking the slug as a query parameter (reset): a missing one is invalid input, not a 404.
+    if (raw?.owner_slug === undefined || raw.owner_slug === "") {
+      const style = meta?.inputErrors;
+      throw toTRPCError(errors.invalidFields(style?.kind === "fields" ? style.error : "Request is invalid", { owner_slug: ["is required"] }));
+    }
+    const slug = typeof raw.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
     const [owner] = slug ? await ctx.db.select().from(propertyOwners).where(eq(propertyOwners.slug, slug)).limit(1) : [];
     if (!owner) throw toTRPCError(errors.notFound("Property owner not found"));
     const client = (ctx as unknown as { client: ApiClient }).client;

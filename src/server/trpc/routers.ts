@@ -3,6 +3,7 @@ import { consoleRouter } from "../../features/console/router";
 import { moveOutsRestRouter } from "../../features/move-outs/router";
 import { ownersRestRouter } from "../../features/owners/router";
 import { prospectsRestRouter } from "../../features/prospects/router";
+import { resetProcedure } from "../../features/reset/api/reset";
 import { rosterRestRouter } from "../../features/roster/router";
 import { router } from "./init";
 
@@ -13,6 +14,7 @@ export const partnerApiRouter = router({
   roster: rosterRestRouter,
   prospects: prospectsRestRouter,
   moveOuts: moveOutsRestRouter,
+  reset: resetProcedure,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */
