@@ -1,5 +1,6 @@
 import { tokenProcedure } from "../../features/auth/api/token";
 import { consoleRouter } from "../../features/console/router";
+import { ingestEventProcedure } from "../../features/ingestion/api/events";
 import { moveOutsRestRouter } from "../../features/move-outs/router";
 import { ownersRestRouter } from "../../features/owners/router";
 import { prospectsRestRouter } from "../../features/prospects/router";
@@ -20,6 +21,7 @@ export const partnerApiRouter = router({
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */
 export const ingestApiRouter = router({
   token: tokenProcedure("ingestion"),
+  events: ingestEventProcedure,
 });
 
 /** The one router: both gateways' REST procedures and the console's. */

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { addJob } from "../../../server/jobs/add-job";
+import { ingestionProcedure } from "../../../server/trpc/procedures";
+import { ingestionEvents } from "../tables";
+
+/**
+ * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is always 202 with an
+ * empty body. The event is stored first, exactly as received, and applied by a job added in the same
+ * transaction.
+ */
+export const ingestEventProcedure = ingestionProcedure("events:write")
+  .meta({ openapi: { method: "POST", path: "/events", summary: "Emit a partner event" } })
+  .input(z.object({}).catchall(z.unknown()))
+  .output(z.undefined())
+  .mutation(async ({ ctx, input }) => {
+    await ctx.db.transaction(async (tx) => {
+      const [event] = await tx.insert(ingestionEvents).values({ clientId: ctx.client.id, body: input }).returning({ id: ingestionEvents.id });
+      const key = [input.owner_slug, input.source, input.source_prospect_id].map(String).join(":");
+      await addJob(tx, "ingestion_event__apply", { eventId: event.id }, { queueName: `ingest:${key}`.slice(0, 120) });
+    });
+    ctx.rest.status = 202;
+    return undefined;
+  });

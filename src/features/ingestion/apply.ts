@@ -1,0 +1,99 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "../../server/db/client";
+import { appErrorOf } from "../../server/errors";
+import { fieldErrorsOf } from "../../server/http/input-errors";
+import { isOwnerGranted } from "../auth/clients";
+import { findOwnerBySlug } from "../owners/service";
+import { prospectFields } from "../prospects/schemas";
+import { findProspect, type ProspectTransition, upsertProspect } from "../prospects/service";
+import { sources } from "../prospects/sources.table";
+import { INGESTION_MESSAGES } from "./messages";
+import { normalizeProspectData } from "./normalize";
+import { type IngestionEvent, ingestionEvents } from "./tables";
+
+const Envelope = z.object({
+  type: z.literal("prospect.upserted", { error: INGESTION_MESSAGES.unknownType }),
+  owner_slug: z.string().min(1),
+  source: z.string().min(1),
+  source_prospect_id: z.string().min(1),
+  occurred_at: z.iso.datetime({ offset: true }),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+type Outcome = { status: "applied" | "skipped" | "rejected"; reasons?: Record<string, string[]>; transition?: ProspectTransition };
+
+class Rejection extends Error {
+  constructor(readonly reasons: Record<string, string[]>) {
+    super("rejected");
+  }
+}
+const reject = (field: string, message: string): never => {
+  throw new Rejection({ [field]: [message] });
+};
+
+/**
+ * decisions §8: applies one stored event, writing the same records as the prospect API keyed on
+ * (source, source_prospect_id). An event older than the last applied one is skipped; an invalid one
+ * is rejected with its reasons. Runs inside the job's transaction.
+ */
+export async function applyIngestionEvent(tx: Tx, event: IngestionEvent): Promise<Outcome> {
+  let outcome: Outcome;
+  try {
+    outcome = await apply(tx, event);
+  } catch (error) {
+    if (error instanceof Rejection) outcome = { status: "rejected", reasons: error.reasons };
+    else {
+      const known = appErrorOf(error);
+      if (!known || known.status !== 422) throw error;
+      outcome = { status: "rejected", reasons: flatten((known.body.prospect ?? known.body.errors ?? {}) as Record<string, unknown>) };
+    }
+  }
+  await tx
+    .update(ingestionEvents)
+    .set({ status: outcome.status, reasons: outcome.reasons ?? null, prospectId: outcome.transition?.prospect.id ?? null, processedAt: sql`now()` })
+    .where(eq(ingestionEvents.id, event.id));
+  return outcome;
+}
+
+async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
+  const envelope = Envelope.safeParse(event.body);
+  if (!envelope.success) throw new Rejection(fieldErrorsOf(envelope.error));
+  const { owner_slug, source: code, source_prospect_id, occurred_at, data } = envelope.data;
+  const owner = (await findOwnerBySlug(tx, owner_slug)) ?? reject("owner_slug", INGESTION_MESSAGES.unknownOwner);
+  if (!(await isOwnerGranted(tx, event.clientId, owner.id))) reject("owner_slug", INGESTION_MESSAGES.notGranted);
+  const [source] = await tx.select().from(sources).where(eq(sources.code, code));
+  if (!source) reject("source", INGESTION_MESSAGES.unknownSource);
+  const occurredAt = Date.parse(occurred_at);
+  const existing = await findProspect(tx, owner.id, code, source_prospect_id);
+  if (existing?.lastEventAt != null && occurredAt < existing.lastEventAt) return { status: "skipped", reasons: { occurred_at: [INGESTION_MESSAGES.stale] } };
+  const normalized = normalizeProspectData(data);
+  if (!existing && normalized.terms_accepted_at == null) reject("terms_accepted_at", INGESTION_MESSAGES.termsRequired);
+  const fields = prospectFields.safeParse({
+    ...normalized,
+    source: code,
+    source_prospect_id,
+    terms_accepted_at: normalized.terms_accepted_at ?? existing?.termsAcceptedAt.toISOString(),
+  });
+  if (!fields.success) throw new Rejection(fieldErrorsOf(fields.error));
+  const transition = await upsertProspect(tx, { owner, clientId: event.clientId, source, fields: fields.data, occurredAt });
+  return { status: "applied", transition };
+}
+
+function flatten(fields: Record<string, unknown>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([field, value]) => [
+      field,
+      Array.isArray(value) ? value.map(String) : typeof value === "object" && value ? Object.values(value).flat().map(String) : [String(value)],
+    ]),
+  );
+}
+
+export async function pendingEvent(tx: Tx, id: number): Promise<IngestionEvent | undefined> {
+  const [event] = await tx
+    .select()
+    .from(ingestionEvents)
+    .where(and(eq(ingestionEvents.id, id), eq(ingestionEvents.status, "pending")))
+    .for("update");
+  return event;
+}

@@ -1,0 +1,19 @@
+import type { Task } from "graphile-worker";
+import { z } from "zod";
+import { getDb } from "../../server/db/client";
+import { applyIngestionEvent, pendingEvent } from "./apply";
+
+const Payload = z.object({ eventId: z.number().int() });
+
+/**
+ * Applies one stored ingestion event. Events of one prospect run in one named queue, so they apply
+ * one at a time in arrival order; `occurred_at` then decides what is stale.
+ */
+export const ingestionEventApply: Task = async (payload) => {
+  const { eventId } = Payload.parse(payload);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const event = await pendingEvent(tx, eventId);
+    if (event) await applyIngestionEvent(tx, event);
+  });
+};

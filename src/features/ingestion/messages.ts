@@ -1,0 +1,8 @@
+export const INGESTION_MESSAGES = {
+  unknownType: "type must be prospect.upserted",
+  unknownOwner: "owner_slug does not name a property owner",
+  notGranted: "client is not authorized for this property owner",
+  unknownSource: "source is not a configured source",
+  stale: "occurred_at is older than the last event applied to this prospect",
+  termsRequired: "terms_accepted_at is required when the event creates the prospect",
+} as const;
