@@ -45,7 +45,7 @@ export async function applyIngestionEvent(tx: Tx, event: IngestionEvent): Promis
     if (error instanceof Rejection) outcome = { status: "rejected", reasons: error.reasons };
     else {
       const known = appErrorOf(error);
-      if (!known || known.status !== 422) throw error;
+      if (known?.status !== 422) throw error;
       outcome = { status: "rejected", reasons: flatten((known.body.prospect ?? known.body.errors ?? {}) as Record<string, unknown>) };
     }
   }
