@@ -29,6 +29,7 @@ Object.assign(process.env, {
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
   PUBLIC_BASE_URL: "http://localhost:3999",
   APP_ENV: "staging",
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
 });
 resetConfig();
 resetRootSecrets();

@@ -9,3 +9,4 @@ export * from "../../features/prospects/sources.table";
 export * from "../../features/prospects/tables";
 export * from "../../features/roster/tables";
 export * from "../../features/webhooks/providers.table";
+export * from "../../features/webhooks/tables";

@@ -1,7 +1,10 @@
 import { type Runner, run } from "graphile-worker";
+import { REAPER_KEY } from "../../features/webhooks/webhook_delivery__reap";
+import { getDb } from "../db/client";
 import { logger } from "../log";
+import { addJob } from "./add-job";
 import { quietWorkerLogger } from "./logger";
-import { taskList } from "./tasks";
+import { crontab, taskList } from "./tasks";
 
 export type WorkerState = { mode: "inline" | "process" | "off"; running: boolean; startedAt?: string };
 
@@ -18,12 +21,15 @@ export async function startWorker(url: string, mode: "inline" | "process", concu
   const runner = await run({
     connectionString: url,
     taskList,
+    crontab,
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
     logger: quietWorkerLogger,
   });
   shared.runner = runner;
+  // Starts the reaper's self-rescheduling chain (a no-op when one is already queued).
+  await addJob(await getDb(), "webhook_delivery__reap", {}, { jobKey: REAPER_KEY, jobKeyMode: "preserve_run_at" });
   shared.state = { mode, running: true, startedAt: new Date().toISOString() };
   runner.promise
     .catch((error) => logger().error({ err: error }, "worker stopped with an error"))

@@ -6,6 +6,7 @@ import { ownersRestRouter } from "../../features/owners/router";
 import { prospectsRestRouter } from "../../features/prospects/router";
 import { resetProcedure } from "../../features/reset/api/reset";
 import { rosterRestRouter } from "../../features/roster/router";
+import { webhooksRestRouter } from "../../features/webhooks/router";
 import { router } from "./init";
 
 /** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
@@ -16,6 +17,7 @@ export const partnerApiRouter = router({
   prospects: prospectsRestRouter,
   moveOuts: moveOutsRestRouter,
   reset: resetProcedure,
+  webhooks: webhooksRestRouter,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */

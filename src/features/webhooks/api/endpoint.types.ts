@@ -1,0 +1,75 @@
+import { z } from "zod";
+import type { Meta } from "../../../server/trpc/init";
+import { EVENT_NAMES } from "../catalog";
+import { WEBHOOK_MESSAGES } from "../messages";
+import { ENDPOINT_STATUSES } from "../tables";
+
+const fields = {
+  name: z.string().trim().min(1).max(255),
+  destination_url: z.string().trim().min(1).max(2048).meta({ description: "HTTPS only", example: "https://hooks.example.com/pis" }),
+  events: z
+    .array(z.string().min(1).max(100))
+    .max(50)
+    .meta({ description: `Explicit event names, no wildcard: ${EVENT_NAMES.join(", ")}` }),
+  status: z.enum(ENDPOINT_STATUSES).meta({ description: "Only active endpoints receive deliveries" }),
+};
+
+export const createBody = z.object({ endpoint: z.object({ name: fields.name, destination_url: fields.destination_url, events: fields.events }).strict() });
+export const updateBody = z.object({
+  endpoint: z
+    .object({
+      status: fields.status.optional(),
+      name: fields.name.optional(),
+      destination_url: fields.destination_url.optional(),
+      events: fields.events.optional(),
+    })
+    .strict(),
+});
+
+export const endpointView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    destination_url: z.string(),
+    events: z.array(z.string()),
+    status: z.enum(ENDPOINT_STATUSES),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+export const endpointOutput = z.object({ status_code: z.number().int(), endpoint: endpointView });
+export const endpointsOutput = z.object({ status_code: z.number().int(), endpoints: z.array(endpointView) });
+
+const invalid = { kind: "fields" as const, error: WEBHOOK_MESSAGES.invalid };
+
+export function endpointMeta(scope: "owner" | "provider", verb: "create" | "list" | "update" | "delete"): Meta {
+  const base = scope === "owner" ? "/partners/{owner_slug}/webhooks/endpoints" : "/partners/providers/{provider}/webhooks/endpoints";
+  const who = scope === "owner" ? "the owner's" : "the provider subscription's";
+  const table = {
+    create: { method: "POST" as const, path: base, summary: `Register a webhook endpoint (${scope})`, created: true, errors: [400, 401, 403, 404, 415, 422] },
+    list: { method: "GET" as const, path: base, summary: `List ${who} webhook endpoints`, created: false, errors: [401, 403, 404] },
+    update: {
+      method: "PUT" as const,
+      path: `${base}/{id}`,
+      summary: `Update a webhook endpoint (${scope})`,
+      created: false,
+      errors: [400, 401, 403, 404, 415, 422],
+    },
+    delete: { method: "DELETE" as const, path: `${base}/{id}`, summary: `Remove a webhook endpoint (${scope})`, created: false, errors: [401, 403, 404] },
+  }[verb];
+  return {
+    openapi: {
+      method: table.method,
+      path: table.path as `/${string}`,
+      tags: ["Webhooks"],
+      summary: table.summary,
+      description:
+        scope === "owner"
+          ? "Reaches only endpoints registered under this owner; an endpoint registered on a provider route answers 404."
+          : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber; endpoints registered on owner routes answer 404 here.",
+    },
+    inputErrors: invalid,
+    responses: { created: table.created, errors: table.errors },
+  };
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { ownerProcedure } from "../../../server/trpc/procedures";
+import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, updateEndpoint } from "../endpoints";
+import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
+
+const scoped = z.object({ owner_slug: z.string() });
+const withId = scoped.extend({ id: z.string() });
+
+export const createOwnerEndpoint = ownerProcedure("webhooks:manage")
+  .meta(endpointMeta("owner", "create"))
+  .input(scoped.extend(createBody.shape))
+  .output(endpointOutput)
+  .mutation(async ({ ctx, input }) => {
+    const endpoint = await createEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.endpoint);
+    ctx.rest.status = 201;
+    return { status_code: 201, endpoint: endpointView(endpoint) };
+  });
+
+export const listOwnerEndpoints = ownerProcedure("webhooks:manage")
+  .meta(endpointMeta("owner", "list"))
+  .input(scoped)
+  .output(endpointsOutput)
+  .query(async ({ ctx }) => ({ status_code: 200, endpoints: (await listEndpoints(ctx.db, { ownerId: ctx.owner.id })).map(endpointView) }));
+
+export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
+  .meta(endpointMeta("owner", "update"))
+  .input(withId.extend(updateBody.shape))
+  .output(endpointOutput)
+  .mutation(async ({ ctx, input }) => ({
+    status_code: 200,
+    endpoint: endpointView(await updateEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.id, input.endpoint)),
+  }));
+
+export const deleteOwnerEndpoint = ownerProcedure("webhooks:manage")
+  .meta(endpointMeta("owner", "delete"))
+  .input(withId)
+  .output(endpointOutput)
+  .mutation(async ({ ctx, input }) => ({ status_code: 200, endpoint: endpointView(await deleteEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.id)) }));

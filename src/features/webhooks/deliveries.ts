@@ -1,0 +1,98 @@
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
+import { addJob } from "../../server/jobs/add-job";
+import { DELIVERY_TASK } from "./emit";
+import { WEBHOOK_MESSAGES } from "./messages";
+import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
+
+type Row = WebhookDelivery & { event: string };
+
+export function deliveryView(delivery: Row) {
+  return {
+    id: delivery.id,
+    event: delivery.event,
+    status: delivery.status,
+    attempt_number: delivery.attemptNumber,
+    last_attempted_at: delivery.lastAttemptedAt?.toISOString() ?? null,
+    next_retry_at: delivery.nextRetryAt?.toISOString() ?? null,
+    duration_ms: delivery.durationMs,
+    last_attempt_failure_reason: delivery.lastAttemptFailureReason,
+    created_at: delivery.createdAt.toISOString(),
+  };
+}
+
+const cursorOf = (row: Row) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+
+function parseCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(at);
+  if (!id || Number.isNaN(createdAt.getTime())) throw errors.invalidFields("Request is invalid", { cursor: ["is not a cursor from a previous page"] });
+  return { createdAt, id };
+}
+
+/** Newest first, keyset pagination (decisions §7). */
+export async function listDeliveries(tx: Tx, endpointId: string, options: { status?: WebhookDelivery["status"]; cursor?: string; limit: number }) {
+  const after = options.cursor ? parseCursor(options.cursor) : undefined;
+  const rows = await tx
+    .select({ delivery: webhookDeliveries, event: webhookEvents.event })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        options.status ? eq(webhookDeliveries.status, options.status) : undefined,
+        after
+          ? or(lt(webhookDeliveries.createdAt, after.createdAt), and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit).map((row) => ({ ...row.delivery, event: row.event }));
+  return { deliveries: page.map(deliveryView), next_cursor: rows.length > options.limit ? cursorOf(page[page.length - 1]) : null };
+}
+
+async function findDelivery(tx: Tx, endpointId: string, id: string) {
+  const [row] = await tx
+    .select({ delivery: webhookDeliveries, event: webhookEvents.event, body: webhookEvents.body })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
+  if (!row) throw errors.notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+  return row;
+}
+
+/** One delivery with the exact raw body sent, the last request's headers and every attempt. */
+export async function deliveryDetail(tx: Tx, endpointId: string, id: string) {
+  const row = await findDelivery(tx, endpointId, id);
+  const attempts = await tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.number, webhookAttempts.id);
+  return {
+    ...deliveryView({ ...row.delivery, event: row.event }),
+    payload: row.body,
+    request_headers: attempts.at(-1)?.requestHeaders ?? null,
+    attempts: attempts.map((attempt) => ({
+      number: attempt.number,
+      started_at: attempt.startedAt.toISOString(),
+      duration_ms: attempt.durationMs,
+      response_status: attempt.responseStatus,
+      failure_reason: attempt.failureReason,
+    })),
+  };
+}
+
+/**
+ * spec Webhook delivery status, failed → re-enqueued: a failed delivery gets a fresh schedule of 25
+ * attempts; a delivered one is replayed with the same delivery id. Anything still scheduled: 409.
+ */
+export async function retryDelivery(tx: Tx, endpointId: string, id: string) {
+  const row = await findDelivery(tx, endpointId, id);
+  if (row.delivery.status !== "failed" && row.delivery.status !== "delivered") throw errors.conflict(WEBHOOK_MESSAGES.alreadyScheduled);
+  const [delivery] = await tx
+    .update(webhookDeliveries)
+    .set({ status: "pending", attemptNumber: 0, nextRetryAt: null, updatedAt: sql`now()` })
+    .where(eq(webhookDeliveries.id, id))
+    .returning();
+  await addJob(tx, DELIVERY_TASK, { deliveryId: id });
+  return deliveryView({ ...delivery, event: row.event });
+}

@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { type DataKey, EVENT_CATALOG, type EventName } from "./catalog";
+
+export type EmitInput<E extends EventName = EventName> = {
+  ownerId: number;
+  ownerSlug: string;
+  event: E;
+  /** The subject object; it is placed under the event's data key. */
+  data: Record<string, unknown>;
+};
+
+export const DELIVERY_TASK = "webhook_delivery__attempt";
+
+/**
+ * spec Events, Delivery mechanics 1: inside the caller's transaction, records the event with its
+ * exact body and one delivery per `active` endpoint subscribed to it for the owner (the owner's own
+ * endpoints and provider subscriptions covering the owner), and adds their delivery jobs. A rolled
+ * back change emits nothing; a committed one never loses a delivery. One statement for all of it.
+ */
+export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number; deliveries: number }> {
+  const key: DataKey = EVENT_CATALOG[input.event];
+  // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
+  const body = JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } });
+  const [row] = await tx.execute<{ event_id: number; deliveries: number }>(sql`
+    with event as (
+      insert into webhook_events (owner_id, event, body) values (${input.ownerId}, ${input.event}, ${body}) returning id
+    ), targets as (
+      select e.id from webhook_endpoints e
+      where e.status = 'active' and e.deleted_at is null and ${input.event} = any(e.events)
+        and (
+          e.owner_id = ${input.ownerId}
+          or e.provider_id in (
+            select p.id from providers p
+            where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = ${input.ownerId})
+               or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
+                   and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = ${input.ownerId}))
+          )
+        )
+    ), deliveries as (
+      insert into webhook_deliveries (id, event_id, endpoint_id)
+      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id from event, targets
+      returning id
+    ), jobs as (
+      select graphile_worker.add_jobs(array(
+        select row(${DELIVERY_TASK}, json_build_object('deliveryId', d.id), null, null, null, null, null, null)::graphile_worker.job_spec
+        from deliveries d
+      )) as added
+      where exists (select 1 from deliveries)
+    )
+    select (select id from event) as event_id, (select count(*)::int from deliveries) as deliveries, (select count(*) from jobs) as _jobs`);
+  return { eventId: Number(row.event_id), deliveries: row.deliveries };
+}

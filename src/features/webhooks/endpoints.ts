@@ -1,0 +1,114 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { errors, type FieldErrors } from "../../server/errors";
+import { randomToken } from "../../server/secrets";
+import { isEventName } from "./catalog";
+import { checkDestination } from "./destination-guard";
+import { WEBHOOK_MESSAGES } from "./messages";
+import { providers } from "./providers.table";
+import { type WebhookEndpoint, webhookEndpoints } from "./tables";
+
+/** Whose endpoints a route reaches: an owner's, or a provider subscription's (spec: never both). */
+export type Subscriber = { ownerId: number } | { providerId: number };
+
+export type EndpointFields = { name?: string; destination_url?: string; events?: string[]; status?: WebhookEndpoint["status"] };
+
+export function endpointView(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    name: endpoint.name,
+    destination_url: endpoint.destinationUrl,
+    events: endpoint.events,
+    status: endpoint.status,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
+  };
+}
+
+/** Field checks beyond shape: HTTPS, no private destination, catalog event names only (no wildcard). */
+async function validate(fields: EndpointFields, creating: boolean): Promise<void> {
+  const problems: FieldErrors = {};
+  if (creating) {
+    for (const key of ["name", "destination_url", "events"] as const) if (fields[key] === undefined) problems[key] = ["is required"];
+  }
+  if (fields.destination_url !== undefined) {
+    const problem = await checkDestination(fields.destination_url);
+    if (problem) problems.destination_url = [problem === "not_https" ? WEBHOOK_MESSAGES.httpsOnly : WEBHOOK_MESSAGES.privateDestination];
+  }
+  if (fields.events !== undefined) {
+    const unknown = fields.events.filter((name) => !isEventName(name));
+    if (fields.events.length === 0) problems.events = [WEBHOOK_MESSAGES.noEvents];
+    else if (unknown.length) problems.events = unknown.map(WEBHOOK_MESSAGES.unknownEvent);
+  }
+  if (Object.keys(problems).length) throw errors.invalidFields(WEBHOOK_MESSAGES.invalid, problems);
+}
+
+const subscriberCondition = (subscriber: Subscriber) =>
+  "ownerId" in subscriber ? eq(webhookEndpoints.ownerId, subscriber.ownerId) : eq(webhookEndpoints.providerId, subscriber.providerId);
+
+/** spec Delivery mechanics 6: the first endpoint of an owner-scoped route creates the owner's subscriber. */
+export async function createEndpoint(tx: Tx, subscriber: Subscriber, fields: EndpointFields): Promise<WebhookEndpoint> {
+  await validate(fields, true);
+  const [endpoint] = await tx
+    .insert(webhookEndpoints)
+    .values({
+      id: `we_${randomToken(12)}`,
+      ...("ownerId" in subscriber ? { ownerId: subscriber.ownerId } : { providerId: subscriber.providerId }),
+      name: fields.name as string,
+      destinationUrl: fields.destination_url as string,
+      events: [...new Set(fields.events)],
+      status: fields.status ?? "active",
+    })
+    .returning();
+  return endpoint;
+}
+
+export async function listEndpoints(tx: Tx, subscriber: Subscriber): Promise<WebhookEndpoint[]> {
+  return tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(subscriberCondition(subscriber), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(desc(webhookEndpoints.createdAt));
+}
+
+/** The subscriber's endpoint, or 404: an owner route never reaches a provider's endpoint, and the reverse. */
+export async function findEndpoint(tx: Tx, subscriber: Subscriber, id: string): Promise<WebhookEndpoint> {
+  const [endpoint] = await tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), subscriberCondition(subscriber), isNull(webhookEndpoints.deletedAt)));
+  if (!endpoint) throw errors.notFound(WEBHOOK_MESSAGES.endpointNotFound);
+  return endpoint;
+}
+
+export async function updateEndpoint(tx: Tx, subscriber: Subscriber, id: string, fields: EndpointFields): Promise<WebhookEndpoint> {
+  await findEndpoint(tx, subscriber, id);
+  await validate(fields, false);
+  const [endpoint] = await tx
+    .update(webhookEndpoints)
+    .set({
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
+      ...(fields.events !== undefined ? { events: [...new Set(fields.events)] } : {}),
+      ...(fields.status !== undefined ? { status: fields.status } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  return endpoint;
+}
+
+/** Removes the endpoint from the API; its delivery history is kept and pending deliveries stop. */
+export async function deleteEndpoint(tx: Tx, subscriber: Subscriber, id: string): Promise<WebhookEndpoint> {
+  await findEndpoint(tx, subscriber, id);
+  const [endpoint] = await tx.update(webhookEndpoints).set({ deletedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(webhookEndpoints.id, id)).returning();
+  return endpoint;
+}
+
+/** spec Errors: the provider route answers 404 until the subscriber is provisioned; 403 for another client. */
+export async function providerSubscriber(tx: Tx, code: string, clientId: string): Promise<Subscriber> {
+  const [provider] = await tx.select().from(providers).where(eq(providers.code, code));
+  if (!provider) throw errors.notFound(WEBHOOK_MESSAGES.providerNotFound);
+  if (provider.clientId !== clientId) throw errors.forbidden(WEBHOOK_MESSAGES.providerNotYours);
+  return { providerId: provider.id };
+}

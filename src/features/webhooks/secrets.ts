@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { decryptSecret, encryptSecret } from "../../server/secrets";
+import { newSigningSecret } from "../owners/service";
+import { propertyOwners } from "../owners/tables";
+import { providers } from "./providers.table";
+import type { WebhookEndpoint } from "./tables";
+
+/** A rotated-out secret stays valid this long, signed alongside the new one (issue: rotation window). */
+export const ROTATION_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+type SecretColumns = { signingSecretEncrypted: string; previousSigningSecretEncrypted: string | null; previousSigningSecretExpiresAt: Date | null };
+
+function activeSecrets(row: SecretColumns, now: Date): string[] {
+  const secrets = [decryptSecret(row.signingSecretEncrypted)];
+  if (row.previousSigningSecretEncrypted && row.previousSigningSecretExpiresAt && row.previousSigningSecretExpiresAt > now) {
+    secrets.push(decryptSecret(row.previousSigningSecretEncrypted));
+  }
+  return secrets;
+}
+
+/** spec Webhook signing secret: the owner's, or the provider subscription's for its endpoints. */
+export async function signingSecretsFor(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promise<string[]> {
+  if (endpoint.providerId !== null) {
+    const [provider] = await tx.select().from(providers).where(eq(providers.id, endpoint.providerId));
+    return activeSecrets(provider, now);
+  }
+  const [owner] = await tx
+    .select()
+    .from(propertyOwners)
+    .where(eq(propertyOwners.id, endpoint.ownerId as number));
+  return activeSecrets(owner, now);
+}
+
+/** Rotation: a new secret; the old one is still signed with for 24 hours. Returns the new secret. */
+export async function rotateOwnerSecret(tx: Tx, ownerId: number, now = new Date()): Promise<string> {
+  const [owner] = await tx.select().from(propertyOwners).where(eq(propertyOwners.id, ownerId)).for("update");
+  const secret = newSigningSecret();
+  await tx
+    .update(propertyOwners)
+    .set({
+      signingSecretEncrypted: encryptSecret(secret),
+      previousSigningSecretEncrypted: owner.signingSecretEncrypted,
+      previousSigningSecretExpiresAt: new Date(now.getTime() + ROTATION_WINDOW_MS),
+    })
+    .where(eq(propertyOwners.id, ownerId));
+  return secret;
+}

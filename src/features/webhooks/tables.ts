@@ -1,0 +1,100 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { propertyOwners } from "../owners/tables";
+import { providers } from "./providers.table";
+
+export const ENDPOINT_STATUSES = ["active", "suspended", "disabled"] as const;
+export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "retrying", "rate_limited", "failed"] as const;
+
+/** A partner-registered HTTPS endpoint (spec Webhook endpoint), of an owner or of a provider subscription. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    ownerId: integer("owner_id").references(() => propertyOwners.id, { onDelete: "cascade" }),
+    providerId: integer("provider_id").references(() => providers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    destinationUrl: text("destination_url").notNull(),
+    events: text("events").array().notNull(),
+    status: text("status", { enum: ENDPOINT_STATUSES }).notNull().default("active"),
+    /** Operator-configured static headers (spec Delivery mechanics 5); never set through the API. */
+    staticHeaders: jsonb("static_headers").$type<Record<string, string>>().notNull().default({}),
+    /** Fixed one-minute window of the per-endpoint rate limit (spec: 1000 deliveries per minute). */
+    rateWindowStartedAt: timestamp("rate_window_started_at", { withTimezone: true }),
+    rateWindowCount: integer("rate_window_count").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_endpoints_owner_idx").on(t.ownerId),
+    index("webhook_endpoints_provider_idx").on(t.providerId),
+    check("webhook_endpoints_one_subscriber", sql`(${t.ownerId} is null) <> (${t.providerId} is null)`),
+  ],
+);
+
+/** One event as it happened, with the exact body every delivery of it sends (spec Events, Body). */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_events_owner_idx").on(t.ownerId)],
+);
+
+/** One event to one endpoint (spec Webhook delivery record). Its id is `X-Webhook-Delivery`. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    eventId: bigint("event_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attemptNumber: integer("attempt_number").notNull().default(0),
+    lastAttemptedAt: timestamp("last_attempted_at", { withTimezone: true }),
+    nextRetryAt: timestamp("next_retry_at", { withTimezone: true }),
+    durationMs: integer("duration_ms"),
+    lastAttemptFailureReason: text("last_attempt_failure_reason"),
+    /** While `delivering`: until when the claiming worker owns it; a lapsed lease is recovered. */
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'delivering'`),
+  ],
+);
+
+/** One HTTP try of a delivery. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    responseStatus: integer("response_status"),
+    failureReason: text("failure_reason"),
+    responseBodyExcerpt: text("response_body_excerpt"),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.number)],
+);
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

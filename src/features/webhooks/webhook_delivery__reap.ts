@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import type { Task } from "graphile-worker";
+import { getDb } from "../../server/db/client";
+import { addJob } from "../../server/jobs/add-job";
+import { DELIVERY_TASK } from "./emit";
+
+export const REAPER_KEY = "webhook-delivery-reaper";
+export const reapIntervalSeconds = () => Number(process.env.WEBHOOK_REAP_INTERVAL_SECONDS ?? 20);
+
+/**
+ * Crash safety: a worker killed mid-attempt leaves its delivery `delivering` (and graphile-worker
+ * keeps its job locked for hours). Deliveries whose lease lapsed go back to `retrying` and get a new
+ * job at once. Receivers dedupe on X-Webhook-Delivery: at-least-once is the promise.
+ * Runs every minute from the crontab and re-schedules itself sooner (default every 20 s).
+ */
+export async function reapLapsedDeliveries(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.execute<{ reaped: number }>(sql`
+    with lapsed as (
+      update webhook_deliveries
+      set status = 'retrying', lease_expires_at = null, next_retry_at = now(), updated_at = now(),
+          last_attempt_failure_reason = 'worker stopped during the attempt; retried'
+      where status = 'delivering' and lease_expires_at < now()
+      returning id
+    ), jobs as (
+      select graphile_worker.add_jobs(array(
+        select row(${DELIVERY_TASK}, json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec from lapsed
+      )) where exists (select 1 from lapsed)
+    )
+    select (select count(*)::int from lapsed) as reaped, (select count(*) from jobs) as _jobs`);
+  return row.reaped;
+}
+
+export const webhookDeliveryReap: Task = async () => {
+  await reapLapsedDeliveries();
+  await addJob(await getDb(), "webhook_delivery__reap", {}, { jobKey: REAPER_KEY, runAt: new Date(Date.now() + reapIntervalSeconds() * 1000) });
+};

@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+
+export type Received = { headers: Record<string, string>; rawBody: string; receivedAt: number };
+type Behavior = { status: number; delayMs?: number; body?: string };
+
+/**
+ * A real HTTPS webhook receiver on loopback (certificate from the test CA). Its answer can be
+ * flipped between calls; every request is recorded with its raw body bytes.
+ */
+export async function startReceiver(initial: Behavior = { status: 200 }) {
+  let behavior = initial;
+  const received: Received[] = [];
+  const server = https.createServer(
+    { key: fs.readFileSync(process.env.TEST_TLS_KEY ?? ""), cert: fs.readFileSync(process.env.TEST_TLS_CERT ?? "") },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        received.push({ headers: req.headers as Record<string, string>, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now() });
+        const answer = () => {
+          res.writeHead(behavior.status, { "content-type": "text/plain" });
+          res.end(behavior.body ?? "ok");
+        };
+        if (behavior.delayMs) setTimeout(answer, behavior.delayMs);
+        else answer();
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://localhost:${port}/hook`,
+    received,
+    answer: (next: Behavior) => {
+      behavior = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
