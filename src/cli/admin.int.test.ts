@@ -103,6 +103,9 @@ describe("npm run admin (decisions §4)", () => {
     const owner = await findOwnerBySlug(await getDb(), slug);
     expect(secret.out).toEqual({ signing_secret: decryptSecret(owner?.signingSecretEncrypted ?? "") });
     expect(String(secret.out.signing_secret)).toMatch(/^whsec_/);
+    const rotated = await admin("owner", "rotate-secret", "--owner", slug);
+    expect(rotated.out.signing_secret).not.toBe(secret.out.signing_secret);
+    expect((await admin("owner", "secret", "--owner", slug)).out.signing_secret).toBe(rotated.out.signing_secret);
     const unknown = await admin("owner", "secret", "--owner", "nobody-here");
     expect(unknown.code).toBe(1);
   });

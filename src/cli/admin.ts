@@ -9,6 +9,7 @@ import { createManagedOwner, findOwnerBySlug } from "../features/owners/service"
 import { propertyOwners } from "../features/owners/tables";
 import { createSource } from "../features/prospects/sources";
 import { createProvider } from "../features/webhooks/providers";
+import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
 import { closeDb, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
 import { decryptSecret } from "../server/secrets";
@@ -81,6 +82,16 @@ const COMMANDS: Record<string, Command> = {
       const owner = await findOwnerBySlug(await getDb(), str(flags, "owner"));
       if (!owner) throw new Error(`No owner ${flags.owner}`);
       return { signing_secret: decryptSecret(owner.signingSecretEncrypted) };
+    },
+  },
+  "owner rotate-secret": {
+    usage: "--owner SLUG",
+    run: async (flags) => {
+      const db = await getDb();
+      const owner = await findOwnerBySlug(db, str(flags, "owner"));
+      if (!owner) throw new Error(`No owner ${flags.owner}`);
+      const secret = await db.transaction((tx) => rotateOwnerSecret(tx, owner.id));
+      return { signing_secret: secret, previous_secret_valid_until: new Date(Date.now() + ROTATION_WINDOW_MS).toISOString() };
     },
   },
   "owner list": {

@@ -1,5 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import type { Owner } from "../owners/service";
+import { emitEvent } from "../webhooks/emit";
+import { moveOutPayload } from "../webhooks/payloads";
 import type { CreateMoveOutInput } from "./api/move-outs.types";
 import { type MoveOut, moveOuts } from "./tables";
 
@@ -7,7 +10,8 @@ import { type MoveOut, moveOuts } from "./tables";
  * spec Move-out rules 1: re-posting an existing `external_id` returns the existing move-out
  * unchanged. A concurrent duplicate loses the insert race and reads the winner's row.
  */
-export async function createMoveOut(tx: Tx, ownerId: number, input: CreateMoveOutInput): Promise<{ moveOut: MoveOut; created: boolean }> {
+export async function createMoveOut(tx: Tx, owner: Owner, input: CreateMoveOutInput): Promise<{ moveOut: MoveOut; created: boolean }> {
+  const ownerId = owner.id;
   const [created] = await tx
     .insert(moveOuts)
     .values({
@@ -24,7 +28,11 @@ export async function createMoveOut(tx: Tx, ownerId: number, input: CreateMoveOu
     })
     .onConflictDoNothing({ target: [moveOuts.ownerId, moveOuts.externalId] })
     .returning();
-  if (created) return { moveOut: created, created: true };
+  if (created) {
+    // spec Event catalog: move_out.initiated when a move-out is created through the API.
+    await emitEvent(tx, { ownerId, ownerSlug: owner.slug, event: "move_out.initiated", data: moveOutPayload(created) });
+    return { moveOut: created, created: true };
+  }
   const [existing] = await tx
     .select()
     .from(moveOuts)

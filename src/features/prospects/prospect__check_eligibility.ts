@@ -5,6 +5,8 @@ import { getDb, type Tx } from "../../server/db/client";
 import { propertyOwners } from "../owners/tables";
 import { properties, units } from "../roster/tables";
 import { evaluateEligibility } from "./eligibility/evaluate";
+import { emitProspectEvent } from "./events";
+import { sources } from "./sources.table";
 import { type Prospect, prospects } from "./tables";
 
 const Payload = z.object({ prospectId: z.number().int(), version: z.number().int() });
@@ -52,5 +54,8 @@ export async function decide(tx: Tx, prospectId: number, version: number): Promi
     .set({ status: "ready", eligibility: decision, effectiveCoverageAmountCents, updatedAt: sql`now()` })
     .where(eq(prospects.id, prospect.id))
     .returning();
+  // spec Prospect status, processing → ready: `prospect.ready` is emitted with the decision.
+  const [source] = await tx.select().from(sources).where(eq(sources.id, ready.sourceId));
+  await emitProspectEvent(tx, "prospect.ready", ready, owner, source);
   return ready;
 }

@@ -5,6 +5,7 @@ import { addJob } from "../../server/jobs/add-job";
 import { encryptSecret } from "../../server/secrets";
 import type { Owner } from "../owners/service";
 import { isProspectComplete } from "./completeness";
+import { emitProspectEvent } from "./events";
 import { PROSPECT_MESSAGES } from "./messages";
 import { resolveLocation } from "./resolve";
 import type { ProspectFields } from "./schemas";
@@ -130,7 +131,11 @@ export async function upsertProspect(
   if (status === "processing") {
     await addJob(tx, "prospect__check_eligibility", { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` });
   }
-  return { prospect, created: !existing, becameIncomplete: !!existing && existing.status !== "incomplete" && status === "incomplete" };
+  const becameIncomplete = !!existing && existing.status !== "incomplete" && status === "incomplete";
+  // spec Event catalog: prospect.created on first creation; prospect.incomplete on the transition.
+  if (!existing) await emitProspectEvent(tx, "prospect.created", prospect, owner, source);
+  if (becameIncomplete) await emitProspectEvent(tx, "prospect.incomplete", prospect, owner, source);
+  return { prospect, created: !existing, becameIncomplete };
 }
 
 function defaults(owner: Owner, source: Source, sourceProspectId: string) {
