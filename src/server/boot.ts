@@ -19,7 +19,7 @@ export async function bootWebProcess(): Promise<void> {
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
   const url = await databaseUrl();
   await migrateDatabase(url);
-  if (config.worker === "inline") await startWorker(url, "inline");
+  if (config.worker === "inline") await startWorker(url, "inline", Number(process.env.WORKER_CONCURRENCY ?? 10));
   onShutdown(async () => {
     await stopWorker();
     await closeDb();

@@ -1,0 +1,45 @@
+import { enrollmentState } from "@/features/prospects/enrollment-page";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Enrollment" };
+
+type Props = {
+  params: Promise<{ flow: string; owner: string; source: string; id: string }>;
+  searchParams: Promise<{ email?: string; sig?: string }>;
+};
+
+/** The renter's landing page for an enrollment link; the enrollment flow itself comes later. */
+export default async function EnrollmentPage({ params, searchParams }: Props) {
+  const path = await params;
+  const query = await searchParams;
+  const state = await enrollmentState({
+    flow: path.flow,
+    owner: decodeURIComponent(path.owner),
+    source: decodeURIComponent(path.source),
+    id: decodeURIComponent(path.id),
+    email: query.email ?? "",
+    sig: query.sig ?? "",
+  });
+  if (state.kind === "invalid") {
+    return (
+      <main className="home">
+        <h1>This enrollment link is not valid</h1>
+        <p>Please return to your leasing portal and open the enrollment link again.</p>
+      </main>
+    );
+  }
+  return (
+    <main className="home">
+      <h1>{state.firstName ? `Welcome, ${state.firstName}` : "Welcome"}</h1>
+      <p data-testid="prospect-status">
+        Your application status: <strong>{state.status}</strong>
+      </p>
+      <p>
+        {state.eligible
+          ? `You can enroll in ${state.guarantee ? "lease guarantee coverage" : "a deposit alternative"}. Enrollment opens here shortly.`
+          : "Enrollment is not available for this lease yet."}
+      </p>
+      <p className="muted">Flow: {state.flow === "embedded" ? "embedded in your leasing portal" : "full page"}</p>
+    </main>
+  );
+}
