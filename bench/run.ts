@@ -1,13 +1,30 @@
+import fs from "node:fs";
 import path from "node:path";
+import { createTestCertificates } from "../src/test/tls";
 import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
+import { prospectsBench } from "./prospects.bench";
 import { rosterBench } from "./roster.bench";
+import { webhooksBench } from "./webhooks.bench";
 
-/** `npm run bench`: starts the built service once and runs every benchmark against it. */
-const service = await startService(Number(process.env.BENCH_PORT ?? 3310), "bench");
+/**
+ * `npm run bench`: starts the built service once (with a throwaway CA trusted for the local HTTPS
+ * webhook receivers) and runs every benchmark against it. `npm run bench -- webhooks` runs one.
+ */
+const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
+const service = await startService(Number(process.env.BENCH_PORT ?? 3310), "bench", {
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
+  NODE_EXTRA_CA_CERTS: tls.ca,
+  WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "16",
+});
+const only = process.argv[2];
+const dataDir = path.join(".data", "bench");
+const databaseUrl = (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8")) as { url: string }).url;
 try {
-  await ownersBench(service);
-  await rosterBench(service, path.join(".data", "bench"));
+  if (!only || only === "owners") await ownersBench(service);
+  if (!only || only === "roster") await rosterBench(service, dataDir);
+  if (!only || only === "prospects") await prospectsBench(service, databaseUrl, tls);
+  if (!only || only === "webhooks") await webhooksBench(service, databaseUrl, tls);
 } finally {
   await service.stop();
 }

@@ -12,6 +12,7 @@ import { getConfig } from "./config";
 type RootSecrets = { masterKey: Buffer; authSecret: string };
 
 let cached: RootSecrets | undefined;
+const derived = new Map<string, Buffer>();
 
 export function rootSecrets(): RootSecrets {
   if (cached) return cached;
@@ -26,6 +27,7 @@ export function rootSecrets(): RootSecrets {
 
 export function resetRootSecrets(): void {
   cached = undefined;
+  derived.clear();
 }
 
 function loadOrCreateSecretsFile(dataDir: string): { master_key: string; auth_secret: string } {
@@ -47,7 +49,13 @@ function loadOrCreateSecretsFile(dataDir: string): { master_key: string; auth_se
 
 /** A purpose-bound key derived from the master key, so one leaked derived key exposes nothing else. */
 export function derivedKey(purpose: string, length = 32): Buffer {
-  return Buffer.from(hkdfSync("sha256", rootSecrets().masterKey, Buffer.alloc(0), `pis:${purpose}`, length));
+  const cacheKey = `${purpose}:${length}`;
+  let key = derived.get(cacheKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", rootSecrets().masterKey, Buffer.alloc(0), `pis:${purpose}`, length));
+    derived.set(cacheKey, key);
+  }
+  return key;
 }
 
 const ENCRYPTION_VERSION = "v1";

@@ -12,7 +12,14 @@ export type EnrollmentState =
  * Resolves an enrollment link (spec Enrollment flow). The signature covers every part of the link,
  * so a forged or altered link — or one whose prospect's email changed — shows nothing.
  */
-export async function enrollmentState(params: { flow: string; owner: string; source: string; id: string; email: string; sig: string }): Promise<EnrollmentState> {
+export async function enrollmentState(params: {
+  flow: string;
+  owner: string;
+  source: string;
+  id: string;
+  email: string;
+  sig: string;
+}): Promise<EnrollmentState> {
   if (params.flow !== "embedded" && params.flow !== "expedited") return { kind: "invalid" };
   const parts = { flow: params.flow as Flow, ownerSlug: params.owner, source: params.source, sourceProspectId: params.id, email: params.email };
   if (!params.sig || !isValidLink(parts, params.sig)) return { kind: "invalid" };

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { type Db, getDb, type Tx } from "../../server/db/client";
+import { type Db, getDb } from "../../server/db/client";
 import { addJob } from "../../server/jobs/add-job";
 import { DELIVERY_TASK } from "./emit";
 import { postJson } from "./http-post";
@@ -26,72 +26,90 @@ const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + se
 export async function attemptDelivery(deliveryId: string, clock: Clock = systemClock): Promise<WebhookDelivery | undefined> {
   const db = await getDb();
   const now = clock.now();
-  const [claimed] = await db
-    .update(webhookDeliveries)
-    .set({ status: "delivering", leaseExpiresAt: addSeconds(now, leaseSeconds()), updatedAt: now })
-    .where(
-      and(
-        eq(webhookDeliveries.id, deliveryId),
-        inArray(webhookDeliveries.status, [...CLAIMABLE]),
-        or(isNull(webhookDeliveries.nextRetryAt), lte(webhookDeliveries.nextRetryAt, now)),
-      ),
-    )
-    .returning();
+  const claimed = await claim(db, deliveryId, now);
   if (!claimed) return undefined; // delivered, failed, not yet due, or another worker has it
-  const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, claimed.endpointId));
+  const { delivery, endpoint, event } = claimed;
   if (endpoint.deletedAt || endpoint.status !== "active") {
     const reason = endpoint.deletedAt ? WEBHOOK_MESSAGES.endpointDeleted : WEBHOOK_MESSAGES.endpointInactive(endpoint.status);
-    return settle(db, claimed, { status: "failed", lastAttemptFailureReason: reason });
+    return settle(db, delivery, { status: "failed", lastAttemptFailureReason: reason });
   }
   if (!(await takeRateSlot(db, endpoint.id, now))) {
     // spec: excess is rate_limited and retried in 60 seconds without using an attempt.
     const nextRetryAt = addSeconds(now, RATE_LIMIT_RETRY_SECONDS);
     return settle(
       db,
-      claimed,
+      delivery,
       { status: "rate_limited", nextRetryAt, lastAttemptFailureReason: "rate limited: 1000 deliveries per minute per endpoint" },
       nextRetryAt,
     );
   }
-  const [event] = await db.select({ event: webhookEvents.event, body: webhookEvents.body }).from(webhookEvents).where(eq(webhookEvents.id, claimed.eventId));
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
     ...operatorHeaders(endpoint),
     "Content-Type": "application/json",
     "X-Webhook-Event": event.event,
-    "X-Webhook-Delivery": claimed.id,
+    "X-Webhook-Delivery": delivery.id,
     "X-Webhook-Timestamp": String(timestamp),
     "X-Webhook-Signature": signatureHeader(await signingSecretsFor(db, endpoint, now), timestamp, event.body),
   };
   const result = await postJson(endpoint.destinationUrl, headers, event.body);
-  const number = claimed.attemptNumber + 1;
-  return db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      deliveryId: claimed.id,
-      number,
-      startedAt: now,
-      durationMs: result.durationMs,
-      responseStatus: result.status,
-      failureReason: result.failure,
-      responseBodyExcerpt: result.bodyExcerpt,
-      requestHeaders: headers,
-    });
-    const attempted = { attemptNumber: number, lastAttemptedAt: now, durationMs: result.durationMs, lastAttemptFailureReason: result.failure };
-    if (result.failure === null) return settle(tx, claimed, { ...attempted, status: "delivered", nextRetryAt: null });
-    if (number >= MAX_ATTEMPTS) return settle(tx, claimed, { ...attempted, status: "failed", nextRetryAt: null });
-    const nextRetryAt = addSeconds(now, delayBeforeAttempt(number + 1));
-    return settle(tx, claimed, { ...attempted, status: "retrying", nextRetryAt }, nextRetryAt);
-  });
+  const number = delivery.attemptNumber + 1;
+  const attempted = { attemptNumber: number, lastAttemptedAt: now, durationMs: result.durationMs, lastAttemptFailureReason: result.failure };
+  const attempt = {
+    deliveryId: delivery.id,
+    number,
+    startedAt: now,
+    durationMs: result.durationMs,
+    responseStatus: result.status,
+    failureReason: result.failure,
+    responseBodyExcerpt: result.bodyExcerpt,
+    requestHeaders: headers,
+  };
+  if (result.failure === null) return settle(db, delivery, { ...attempted, status: "delivered", nextRetryAt: null }, undefined, attempt);
+  if (number >= MAX_ATTEMPTS) return settle(db, delivery, { ...attempted, status: "failed", nextRetryAt: null }, undefined, attempt);
+  const nextRetryAt = addSeconds(now, delayBeforeAttempt(number + 1));
+  return settle(db, delivery, { ...attempted, status: "retrying", nextRetryAt }, nextRetryAt, attempt);
 }
 
-async function settle(db: Tx, delivery: WebhookDelivery, changes: Partial<WebhookDelivery>, retryAt?: Date): Promise<WebhookDelivery> {
-  const [settled] = await db
+/** Claims a due delivery with a lease and loads its endpoint and event, in one statement. */
+async function claim(db: Db, deliveryId: string, now: Date) {
+  const [row] = await db
     .update(webhookDeliveries)
-    .set({ ...changes, leaseExpiresAt: null, updatedAt: sql`now()` })
-    .where(eq(webhookDeliveries.id, delivery.id))
-    .returning();
-  if (retryAt) await addJob(db, DELIVERY_TASK, { deliveryId: delivery.id }, { runAt: retryAt });
-  return settled;
+    .set({ status: "delivering", leaseExpiresAt: addSeconds(now, leaseSeconds()), updatedAt: now })
+    .from(webhookEndpoints)
+    // The target table cannot be named in a join condition of UPDATE … FROM: it goes in WHERE.
+    .innerJoin(webhookEvents, sql`true`)
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookEvents.id, webhookDeliveries.eventId),
+        eq(webhookEndpoints.id, webhookDeliveries.endpointId),
+        inArray(webhookDeliveries.status, [...CLAIMABLE]),
+        or(isNull(webhookDeliveries.nextRetryAt), lte(webhookDeliveries.nextRetryAt, now)),
+      ),
+    )
+    .returning({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: { event: webhookEvents.event, body: webhookEvents.body } });
+  return row as { delivery: WebhookDelivery; endpoint: WebhookEndpoint; event: { event: string; body: string } } | undefined;
+}
+
+/** Records the attempt, settles the status and schedules the next try, atomically. */
+async function settle(
+  db: Db,
+  delivery: WebhookDelivery,
+  changes: Partial<WebhookDelivery>,
+  retryAt?: Date,
+  attempt?: typeof webhookAttempts.$inferInsert,
+): Promise<WebhookDelivery> {
+  return db.transaction(async (tx) => {
+    if (attempt) await tx.insert(webhookAttempts).values(attempt);
+    const [settled] = await tx
+      .update(webhookDeliveries)
+      .set({ ...changes, leaseExpiresAt: null, updatedAt: sql`now()` })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning();
+    if (retryAt) await addJob(tx, DELIVERY_TASK, { deliveryId: delivery.id }, { runAt: retryAt });
+    return settled;
+  });
 }
 
 /**

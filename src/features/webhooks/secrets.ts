@@ -19,8 +19,21 @@ function activeSecrets(row: SecretColumns, now: Date): string[] {
   return secrets;
 }
 
+/** Decrypted secrets are reused for a few seconds: a rotation reaches every worker within that time. */
+const CACHE_MS = 5_000;
+const cache = new Map<string, { secrets: string[]; until: number }>();
+
 /** spec Webhook signing secret: the owner's, or the provider subscription's for its endpoints. */
 export async function signingSecretsFor(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promise<string[]> {
+  const key = endpoint.providerId !== null ? `provider:${endpoint.providerId}` : `owner:${endpoint.ownerId}`;
+  const hit = cache.get(key);
+  if (hit && hit.until > Date.now()) return hit.secrets;
+  const secrets = await loadSecrets(tx, endpoint, now);
+  cache.set(key, { secrets, until: Date.now() + CACHE_MS });
+  return secrets;
+}
+
+async function loadSecrets(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promise<string[]> {
   if (endpoint.providerId !== null) {
     const [provider] = await tx.select().from(providers).where(eq(providers.id, endpoint.providerId));
     return activeSecrets(provider, now);
@@ -44,5 +57,6 @@ export async function rotateOwnerSecret(tx: Tx, ownerId: number, now = new Date(
       previousSigningSecretExpiresAt: new Date(now.getTime() + ROTATION_WINDOW_MS),
     })
     .where(eq(propertyOwners.id, ownerId));
+  cache.delete(`owner:${ownerId}`);
   return secret;
 }

@@ -25,6 +25,8 @@ export async function startWorker(url: string, mode: "inline" | "process", concu
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
+    // Completed jobs are marked in batches instead of one statement each.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: quietWorkerLogger,
   });
   shared.runner = runner;

@@ -1,0 +1,35 @@
+import fs from "node:fs";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+
+export type Arrival = { delivery: string; event: string; body: string; at: number };
+
+/** Local HTTPS receivers with keep-alive that answer 200 at once and record every arrival. */
+export async function startBenchReceivers(count: number, tls: { key: string; cert: string }) {
+  const arrivals: Arrival[] = [];
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = https.createServer({ key: fs.readFileSync(tls.key), cert: fs.readFileSync(tls.cert), keepAlive: true }, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (chunk: Buffer) => chunks.push(chunk));
+        req.on("end", () => {
+          arrivals.push({
+            delivery: String(req.headers["x-webhook-delivery"]),
+            event: String(req.headers["x-webhook-event"]),
+            body: Buffer.concat(chunks).toString(),
+            at: Date.now(),
+          });
+          res.writeHead(200).end();
+        });
+      });
+      server.keepAliveTimeout = 30_000;
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return server;
+    }),
+  );
+  return {
+    urls: servers.map((server) => `https://localhost:${(server.address() as AddressInfo).port}/hook`),
+    arrivals,
+    close: () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))),
+  };
+}

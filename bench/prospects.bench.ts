@@ -1,0 +1,108 @@
+import postgres from "postgres";
+import { fmt, load } from "./lib/load";
+import { startBenchReceivers } from "./lib/receivers";
+import { partnerToken, type RunningService } from "./lib/service";
+
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+
+/**
+ * Issue 5's benchmark: prospect upserts through the API against the same upsert done directly in
+ * SQL through the same driver; then, over 500 prospects, the time from a complete POST to `ready`
+ * on GET and to the `prospect.ready` delivery at a local HTTPS receiver.
+ */
+export async function prospectsBench(service: RunningService, databaseUrl: string, tls: { key: string; cert: string }): Promise<void> {
+  const sql = postgres(databaseUrl, { max: 16, onnotice: () => {} });
+  const receivers = await startBenchReceivers(1, tls);
+  try {
+    const token = await partnerToken(service);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const post = (path: string, body: unknown) => fetch(`${service.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const externalOrgId = `bench-prospects-${Date.now()}`;
+    const slug = (
+      (await (await post("/api/partners/property_owners", { external_org_id: externalOrgId, name: "Prospect Bench" })).json()) as {
+        property_owner: { owner_slug: string };
+      }
+    ).property_owner.owner_slug;
+    const base = `/api/partners/${slug}`;
+    await post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "1234" }]);
+    await post(`${base}/properties`, [
+      { external_system_id: "b1", building_name: "Bench", address: { line_one: "1 Bench St", city: "Austin", state: "TX", zip: "78701" } },
+    ]);
+    await post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "1" }]);
+    await post("/api/partners/property_owners", { external_org_id: externalOrgId, purchase_flow_enabled: true });
+    await post(`${base}/webhooks/endpoints`, { endpoint: { name: "ready", destination_url: receivers.urls[0], events: ["prospect.ready"] } });
+    const source = service.demo.source;
+    const prospect = (id: string) => ({
+      source,
+      source_prospect_id: id,
+      terms_accepted_at: "2026-11-01T10:00:00Z",
+      email: `${id}@example.com`,
+      phone: "5125550123",
+      first_name: "Bench",
+      last_name: "Renter",
+      birthdate: "1990-04-02",
+      lease_start_date: "2026-12-01",
+      lease_end_date: "2027-11-30",
+      monthly_rent_cents: 150000,
+      deposit_amount_cents: 150000,
+      screening_result: "approved",
+      employment_status: "employed",
+      yearly_income: 85000,
+      has_ssn: true,
+      property: { external_system_id: "b1" },
+      unit: { external_system_id: "u1" },
+    });
+
+    // Throughput: API upserts vs the same upsert directly in SQL.
+    const total = 2000;
+    const api = await load(total, 16, (i) => post(`${base}/prospects`, { prospect: prospect(`tp-${i}`) }));
+    const [{ owner_id: ownerId, source_id: sourceId }] = await sql<{ owner_id: number; source_id: number }[]>`
+      select o.id as owner_id, s.id as source_id from property_owners o, sources s where o.slug = ${slug} and s.code = ${source}`;
+    const direct = await load(total, 16, async (i) => {
+      const p = prospect(`sql-${i}`);
+      await sql`insert into prospects (owner_id, source_id, source, source_prospect_id, terms_accepted_at, email, phone, first_name, last_name, birthdate,
+          lease_start_date, lease_end_date, monthly_rent_cents, deposit_amount_cents, screening_result, employment_status, yearly_income, has_ssn, status)
+        values (${ownerId}, ${sourceId}, ${source}, ${p.source_prospect_id}, ${p.terms_accepted_at}, ${p.email}, ${p.phone}, ${p.first_name}, ${p.last_name}, ${p.birthdate},
+          ${p.lease_start_date}, ${p.lease_end_date}, ${p.monthly_rent_cents}, ${p.deposit_amount_cents}, ${p.screening_result}, ${p.employment_status}, ${p.yearly_income}, ${p.has_ssn}, 'processing')
+        on conflict (owner_id, source, source_prospect_id) do update set email = excluded.email, updated_at = now()`;
+      return new Response(null, { status: 200 });
+    });
+    console.log("prospects: POST /partners/{owner}/prospects vs the same upsert in SQL (2000 each, concurrency 16)");
+    console.log(`  direct SQL  ${fmt(direct)}`);
+    console.log(`  API         ${fmt(api)}`);
+    console.log(`  ratio       API throughput ${(api.perSecond / direct.perSecond).toFixed(2)}x of direct SQL (target ≥ 0.33)`);
+
+    // Readiness: complete POST → ready on GET, and → prospect.ready at the receiver.
+    const readyOnGet: number[] = [];
+    const posted = new Map<string, number>();
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(
+        Array.from({ length: 25 }, async (_, j) => {
+          const id = `ready-${round}-${j}`;
+          const answer = await post(`${base}/prospects`, { prospect: prospect(id) });
+          await answer.arrayBuffer();
+          const start = Date.now();
+          posted.set(id, start);
+          for (;;) {
+            const got = (await (await fetch(`${service.baseUrl}${base}/prospects/${source}/${id}`, { headers })).json()) as { prospect: { status: string } };
+            if (got.prospect.status === "ready") break;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          readyOnGet.push(Date.now() - start);
+        }),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const delivered = receivers.arrivals
+      .map((a) => {
+        const id = JSON.parse(a.body).data.third_party_prospect.source_prospect_id as string;
+        return posted.has(id) ? a.at - (posted.get(id) as number) : null;
+      })
+      .filter((v): v is number => v !== null);
+    console.log(`  ready on GET            p50 ${pct(readyOnGet, 50)} ms   p99 ${pct(readyOnGet, 99)} ms   (500 prospects; target p99 < 1000 ms)`);
+    console.log(`  prospect.ready delivered p50 ${pct(delivered, 50)} ms   p99 ${pct(delivered, 99)} ms   (${delivered.length} of 500 arrived)`);
+  } finally {
+    await receivers.close();
+    await sql.end();
+  }
+}
