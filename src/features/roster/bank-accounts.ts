@@ -3,7 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { encryptSecret } from "../../server/secrets";
 import type { BankAccountItem } from "./api/bank-accounts.types";
 import { bankAccountItem } from "./api/bank-accounts.types";
-import { externalIdOf, fail, ItemFailure, type ItemResult, parseItem } from "./collection";
+import { applyInOrder, externalIdOf, fail, ItemFailure, type ItemResult, parseItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
 import { bankAccounts } from "./tables";
 
@@ -31,31 +31,17 @@ export async function upsertBankAccounts(tx: Tx, ownerId: number, rawItems: unkn
   const byId = new Map(stored.map((account) => [account.externalSystemId, account]));
   const drafts = new Map<string, Draft>();
   let defaultId = currentDefault?.externalSystemId ?? null;
-  const results: BankAccountResult[] = [];
-
-  for (const raw of rawItems) {
-    const externalId = externalIdOf(raw);
-    const parsed = parseItem(bankAccountItem, raw);
-    if (!parsed.ok) {
-      results.push({ external_system_id: externalId, action: "failed", errors: parsed.errors });
-      continue;
-    }
-    try {
-      const item = parsed.value;
-      const draft = drafts.get(item.external_system_id) ?? { row: { externalSystemId: item.external_system_id }, existing: byId.get(item.external_system_id) };
-      const known = draft.existing !== undefined || drafts.has(item.external_system_id);
-      const next = applyItem(draft, item, known);
-      // spec Bank account rules 2: `default: false` on the current default is an item failure.
-      if (item.default === false && defaultId === item.external_system_id) fail("default", ROSTER_MESSAGES.cannotUnsetDefault);
-      drafts.set(item.external_system_id, next);
-      // spec rules 1-2: the first account is the default; `default: true` moves it.
-      if (defaultId === null || item.default === true) defaultId = item.external_system_id;
-      results.push({ external_system_id: item.external_system_id, action: known ? "updated" : "created" });
-    } catch (error) {
-      if (!(error instanceof ItemFailure)) throw error;
-      results.push({ external_system_id: externalId, action: "failed", errors: error.errors });
-    }
-  }
+  const results: BankAccountResult[] = applyInOrder(parseItems(bankAccountItem, rawItems), (item) => {
+    const draft = drafts.get(item.external_system_id) ?? { row: { externalSystemId: item.external_system_id }, existing: byId.get(item.external_system_id) };
+    const known = draft.existing !== undefined || drafts.has(item.external_system_id);
+    const next = applyItem(draft, item, known);
+    // spec Bank account rules 2: `default: false` on the current default is an item failure.
+    if (item.default === false && defaultId === item.external_system_id) fail("default", ROSTER_MESSAGES.cannotUnsetDefault);
+    drafts.set(item.external_system_id, next);
+    // spec rules 1-2: the first account is the default; `default: true` moves it.
+    if (defaultId === null || item.default === true) defaultId = item.external_system_id;
+    return known ? "updated" : "created";
+  });
 
   const written = await writeAccounts(tx, ownerId, [...drafts.values()], defaultId);
   return results.map((result) => {

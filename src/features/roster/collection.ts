@@ -29,6 +29,34 @@ export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): { ok: t
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrorsOf(parsed.error) };
 }
 
+export type Parsed<T> = { raw: unknown; parsed: { ok: true; value: T } | { ok: false; errors: FieldErrors } };
+
+/** Parses every item once, so the valid ones can drive the bulk loads before any item is applied. */
+export function parseItems<S extends z.ZodType>(schema: S, rawItems: unknown[]): Array<Parsed<z.output<S>>> {
+  return rawItems.map((raw) => ({ raw, parsed: parseItem(schema, raw) }));
+}
+
+export function validItems<T>(items: Array<Parsed<T>>): T[] {
+  return items.flatMap((entry) => (entry.parsed.ok ? [entry.parsed.value] : []));
+}
+
+/**
+ * spec Common rules 5: applies the items in request order; an invalid item, or one whose `apply`
+ * throws an ItemFailure, fails alone with errors keyed by field and the batch goes on.
+ */
+export function applyInOrder<T extends { external_system_id: string }>(items: Array<Parsed<T>>, apply: (item: T) => "created" | "updated"): ItemResult[] {
+  return items.map(({ raw, parsed }) => {
+    const externalId = externalIdOf(raw);
+    if (!parsed.ok) return { external_system_id: externalId, action: "failed", errors: parsed.errors };
+    try {
+      return { external_system_id: parsed.value.external_system_id, action: apply(parsed.value) };
+    } catch (error) {
+      if (!(error instanceof ItemFailure)) throw error;
+      return { external_system_id: externalId, action: "failed", errors: error.errors };
+    }
+  });
+}
+
 /** spec Common rules 6: `status_code`, `results` in request order, `meta` counts. */
 export function collectionResponse<R extends ItemResult>(results: R[]) {
   const meta = { created: 0, updated: 0, failed: 0 };

@@ -4,7 +4,7 @@ import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { externalIdOf, fail, ItemFailure, type ItemResult, parseItem } from "./collection";
+import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
 import { matchBuilding } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
@@ -29,8 +29,8 @@ type Context = {
  * of the candidate buildings, then all changes are written with two set-based statements.
  */
 export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, rawItems: unknown[]): Promise<ItemResult[]> {
-  const parsed = rawItems.map((raw) => ({ raw, parsed: parseItem(propertyItem, raw) }));
-  const items = parsed.flatMap((entry) => (entry.parsed.ok ? [entry.parsed.value] : []));
+  const parsed = parseItems(propertyItem, rawItems);
+  const items = validItems(parsed);
   const ctx: Context = {
     owner,
     clientId,
@@ -39,20 +39,7 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
     grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
     disagreements: [],
   };
-  const results: ItemResult[] = [];
-  for (const { raw, parsed: result } of parsed) {
-    const externalId = externalIdOf(raw);
-    if (!result.ok) {
-      results.push({ external_system_id: externalId, action: "failed", errors: result.errors });
-      continue;
-    }
-    try {
-      results.push({ external_system_id: result.value.external_system_id, action: applyItem(ctx, result.value) });
-    } catch (error) {
-      if (!(error instanceof ItemFailure)) throw error;
-      results.push({ external_system_id: externalId, action: "failed", errors: error.errors });
-    }
-  }
+  const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
   await writeBuildings(tx, ctx);
   return results;
 }

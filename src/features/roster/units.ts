@@ -3,7 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { externalIdOf, fail, ItemFailure, type ItemResult, parseItem } from "./collection";
+import { applyInOrder, fail, type ItemResult, parseItems, validItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
 
@@ -18,24 +18,11 @@ type Building = { row: PropertyRow; units: UnitState[]; streetChanged: boolean }
  * then items are matched and applied in request order; then everything is written set-based.
  */
 export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]): Promise<ItemResult[]> {
-  const parsed = rawItems.map((raw) => ({ raw, parsed: parseItem(unitItem, raw) }));
-  const items = parsed.flatMap((entry) => (entry.parsed.ok ? [entry.parsed.value] : []));
+  const parsed = parseItems(unitItem, rawItems);
+  const items = validItems(parsed);
   const buildings = await loadBuildings(tx, ownerId, items);
   const disagreements = deriveStreets(buildings, items);
-  const results: ItemResult[] = [];
-  for (const { raw, parsed: result } of parsed) {
-    const externalId = externalIdOf(raw);
-    if (!result.ok) {
-      results.push({ external_system_id: externalId, action: "failed", errors: result.errors });
-      continue;
-    }
-    try {
-      results.push({ external_system_id: result.value.external_system_id, action: applyItem(buildings, result.value) });
-    } catch (error) {
-      if (!(error instanceof ItemFailure)) throw error;
-      results.push({ external_system_id: externalId, action: "failed", errors: error.errors });
-    }
-  }
+  const results = applyInOrder(parsed, (item) => applyItem(buildings, item));
   await write(tx, [...buildings.values()], disagreements);
   return results;
 }
