@@ -2,6 +2,7 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { consoleProcedure } from "../../server/trpc/procedures";
+import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 
 const ownerRow = z.object({
@@ -17,6 +18,12 @@ const ownerRow = z.object({
 
 /** Console procedures: no `openapi` meta, so they never appear on the REST surface (style §2). */
 export const consoleRouter = router({
+  ingestion: router({
+    events: consoleProcedure()
+      .input(z.object({ status: z.enum(["pending", "applied", "skipped", "rejected"]).optional() }))
+      .output(z.array(ingestionEventRow))
+      .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
+  }),
   owners: router({
     list: consoleProcedure()
       .output(z.array(ownerRow))

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { logger } from "../../server/log";
 import { grant, newClient } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
+import { consoleRouter } from "../console/router";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
 import { INGESTION_MESSAGES } from "./messages";
 import { ingestionEvents } from "./tables";
@@ -81,6 +83,18 @@ describe("POST /ingest/events (decisions §8)", () => {
     expect(reasons.some((r) => r.source?.includes(INGESTION_MESSAGES.unknownSource))).toBe(true);
     expect(owner.slug).toBeTruthy();
     expect(source).toBeTruthy();
+  });
+
+  it("shows rejected events with their reasons to signed-in console users only", async () => {
+    const { emit } = await setup();
+    await emit({ type: "prospect.deleted" });
+    await runDueJobs();
+    const db = await getDb();
+    const base = { db, log: logger(), requestId: "test" };
+    const operator = consoleRouter.createCaller({ ...base, user: { id: 1, email: "ops@example.com", role: "operator" } });
+    const rejected = await operator.ingestion.events({ status: "rejected" });
+    expect(rejected[0]).toMatchObject({ status: "rejected", type: "prospect.deleted", reasons: { type: [INGESTION_MESSAGES.unknownType] } });
+    await expect(consoleRouter.createCaller({ ...base, user: null }).ingestion.events({})).rejects.toThrow();
   });
 
   it("rejects events for an owner the ingestion client is not granted", async () => {
