@@ -6,7 +6,7 @@ import { fieldErrorsOf } from "../../server/http/input-errors";
 import { isOwnerGranted } from "../auth/clients";
 import { findOwnerBySlug } from "../owners/service";
 import { prospectFields } from "../prospects/schemas";
-import { findProspect, type ProspectTransition, upsertProspect } from "../prospects/service";
+import { findProspect, lockProspect, type ProspectTransition, upsertProspect } from "../prospects/service";
 import { sources } from "../prospects/sources.table";
 import { INGESTION_MESSAGES } from "./messages";
 import { normalizeProspectData } from "./normalize";
@@ -65,6 +65,8 @@ async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
   const [source] = await tx.select().from(sources).where(eq(sources.code, code));
   if (!source) reject("source", INGESTION_MESSAGES.unknownSource);
   const occurredAt = Date.parse(occurred_at);
+  // Under the prospect's lock, so the staleness check and the write see the same last event.
+  await lockProspect(tx, owner.id, code, source_prospect_id);
   const existing = await findProspect(tx, owner.id, code, source_prospect_id);
   if (existing?.lastEventAt != null && occurredAt < existing.lastEventAt) return { status: "skipped", reasons: { occurred_at: [INGESTION_MESSAGES.stale] } };
   const normalized = normalizeProspectData(data);

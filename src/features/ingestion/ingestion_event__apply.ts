@@ -6,8 +6,8 @@ import { applyIngestionEvent, pendingEvent } from "./apply";
 const Payload = z.object({ eventId: z.number().int() });
 
 /**
- * Applies one stored ingestion event. Events of one prospect run in one named queue, so they apply
- * one at a time in arrival order; `occurred_at` then decides what is stale.
+ * Applies one stored ingestion event. Events of one prospect apply one at a time (the prospect's
+ * lock), and `occurred_at` decides what is stale whatever order they arrive in.
  */
 export const ingestionEventApply: Task = async (payload) => {
   const { eventId } = Payload.parse(payload);

@@ -93,8 +93,7 @@ export async function upsertProspect(
 ): Promise<ProspectTransition> {
   const { owner, source, fields } = input;
   const sourceProspectId = fields.source_prospect_id as string;
-  // Serializes writers of one prospect: 20 concurrent first POSTs create it exactly once.
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`prospect:${owner.id}:${source.code}:${sourceProspectId}`}))`);
+  await lockProspect(tx, owner.id, source.code, sourceProspectId);
   const [existing] = await tx
     .select()
     .from(prospects)
@@ -136,6 +135,14 @@ export async function upsertProspect(
   if (!existing) await emitProspectEvent(tx, "prospect.created", prospect, owner, source);
   if (becameIncomplete) await emitProspectEvent(tx, "prospect.incomplete", prospect, owner, source);
   return { prospect, created: !existing, becameIncomplete };
+}
+
+/**
+ * Serializes writers of one prospect for the rest of the transaction (re-entrant): 20 concurrent
+ * first POSTs create it exactly once, and ingested events of one prospect apply one at a time.
+ */
+export async function lockProspect(tx: Tx, ownerId: number, source: string, sourceProspectId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`prospect:${ownerId}:${source}:${sourceProspectId}`}))`);
 }
 
 function defaults(owner: Owner, source: Source, sourceProspectId: string) {

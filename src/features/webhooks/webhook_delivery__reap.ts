@@ -6,6 +6,8 @@ import { DELIVERY_TASK } from "./emit";
 
 export const REAPER_KEY = "webhook-delivery-reaper";
 export const reapIntervalSeconds = () => Number(process.env.WEBHOOK_REAP_INTERVAL_SECONDS ?? 20);
+/** A job locked this long belongs to a dead worker: no task or local-queue stay lasts that long. */
+export const staleLockSeconds = () => Number(process.env.WORKER_STALE_LOCK_SECONDS ?? 120);
 
 /**
  * Crash safety: a worker killed mid-attempt leaves its delivery `delivering` (and graphile-worker
@@ -15,6 +17,11 @@ export const reapIntervalSeconds = () => Number(process.env.WEBHOOK_REAP_INTERVA
  */
 export async function reapLapsedDeliveries(): Promise<number> {
   const db = await getDb();
+  // graphile-worker keeps a killed worker's jobs (running or waiting in its local queue) locked for
+  // hours; unlock them so another worker takes them now.
+  await db.execute(sql`select graphile_worker.force_unlock_workers(array(
+    select distinct locked_by from graphile_worker.jobs
+    where locked_by is not null and locked_at < now() - make_interval(secs => ${staleLockSeconds()}::double precision)))`);
   const [row] = await db.execute<{ reaped: number }>(sql`
     with lapsed as (
       update webhook_deliveries

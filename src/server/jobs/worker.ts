@@ -25,7 +25,8 @@ export async function startWorker(url: string, mode: "inline" | "process", concu
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    // Completed jobs are marked in batches instead of one statement each.
+    // Completed jobs are marked in batches instead of one statement each. (A local queue would fetch
+    // in batches too, but jobs it holds stayed locked after a worker was killed: not used.)
     preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: quietWorkerLogger,
   });

@@ -15,8 +15,7 @@ export const ingestEventProcedure = ingestionProcedure("events:write")
   .mutation(async ({ ctx, input }) => {
     await ctx.db.transaction(async (tx) => {
       const [event] = await tx.insert(ingestionEvents).values({ clientId: ctx.client.id, body: input }).returning({ id: ingestionEvents.id });
-      const key = [input.owner_slug, input.source, input.source_prospect_id].map(String).join(":");
-      await addJob(tx, "ingestion_event__apply", { eventId: event.id }, { queueName: `ingest:${key}`.slice(0, 120) });
+      await addJob(tx, "ingestion_event__apply", { eventId: event.id });
     });
     ctx.rest.status = 202;
     return undefined;
