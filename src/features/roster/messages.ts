@@ -1,3 +1,5 @@
+import { STATE_NOT_RECOGNIZED, UNIT_NAME_NOT_DERIVABLE, ZIP_NOT_VALID } from "./address/messages";
+
 /** Messages partners match on (style §8); spec Errors "Per-item failures in collections". */
 export const ROSTER_MESSAGES = {
   batchTooLarge: (count: number) => `A batch holds at most 500 items; this one has ${count}`,
@@ -14,8 +16,8 @@ export const ROSTER_MESSAGES = {
   unknownProperty: "Property not found",
   singleUnitBuilding: (type: string) => `A ${type} building holds exactly one unit`,
   typeHoldsOneUnit: (type: string, count: number) => `A ${type} building holds exactly one unit; this building has ${count}`,
-  invalidState: "must be a US state: a two-letter abbreviation or the full name",
-  invalidZip: "must be a 5-digit ZIP code or ZIP+4",
-  unitNameNotDerivable: "Unit name is required and could not be derived",
+  invalidState: STATE_NOT_RECOGNIZED,
+  invalidZip: ZIP_NOT_VALID,
+  unitNameNotDerivable: UNIT_NAME_NOT_DERIVABLE,
   duplicateUnitName: "Another unit of this building already has this name",
 } as const;

@@ -1,121 +1,106 @@
-import { UNIT_DESIGNATORS, VALUELESS_DESIGNATORS } from "./designators";
-import { DIRECTIONAL_ABBREVIATION, DIRECTIONAL_WORD, SUFFIX_ABBREVIATION, SUFFIX_WORD } from "./suffixes";
+import { NUMBER_SIGN } from "./designators";
+import { DIRECTIONAL_ABBREVIATION } from "./directionals";
+import { isNumericOrdinal, ordinalKey } from "./ordinals";
+import { NUMBERED_ROADWAYS, ROAD_SYSTEMS, SUFFIX_ABBREVIATION } from "./suffixes";
+import { hasDigit, type Token } from "./tokens";
 
-/** A word of a street line: as written, and its case- and punctuation-folded form. */
-export type Token = { text: string; key: string };
+export type StreetRole = "number" | "predirectional" | "name" | "ordinal" | "roadway" | "suffix" | "postdirectional";
 
-const GLUED_DESIGNATOR = /^(APT|APARTMENT|UNIT|STE|SUITE|RM|ROOM|BLDG|FL|LOT|SPC|TRLR|#)(\d[\w-]*)$/;
+/** One word of a street with its canonical key: "Street" → ST (suffix), "N." → N, "Fifth" → 5TH. */
+export type StreetPart = { token: Token; key: string; role: StreetRole };
 
-export function tokenize(line: string): Token[] {
-  return line
-    .replace(/#/g, " # ")
-    .replace(/[,;]/g, " ")
-    .split(/\s+/)
-    .filter(Boolean)
-    .flatMap((text): Token[] => {
-      const key = text.toUpperCase().replace(/[.]/g, "");
-      const glued = GLUED_DESIGNATOR.exec(key);
-      if (glued)
-        return [
-          { text: text.slice(0, glued[1].length), key: glued[1] },
-          { text: text.slice(glued[1].length), key: glued[2] },
-        ];
-      return key ? [{ text: text.replace(/\.$/, ""), key }] : [];
-    });
+/** The street of a street line, word by word, and the words after it (unit text such as "4B"). */
+export type Street = { parts: StreetPart[]; rest: Token[] };
+
+const FRACTION = /^\d+\/\d+$/;
+const BARE_NUMBER = /^\d+$/;
+
+const suffixOf = (token: Token | undefined): string | undefined => (token ? SUFFIX_ABBREVIATION.get(token.key) : undefined);
+const directionalOf = (token: Token | undefined): string | undefined => (token ? DIRECTIONAL_ABBREVIATION.get(token.key) : undefined);
+
+/** "Route 66", "US Highway 1", "County Road 12": a roadway word with its number is the street's name. */
+function isNumberedRoadway(words: Token[], i: number): boolean {
+  const abbreviation = suffixOf(words[i]);
+  if (!abbreviation || !NUMBERED_ROADWAYS.has(abbreviation) || !BARE_NUMBER.test(words[i + 1]?.key ?? "")) return false;
+  return i === 0 || ROAD_SYSTEMS.has(words[i - 1].key);
 }
 
 /**
- * Splits a street line at its first unit designator (Pub 28 C2 word or "#", after the house number
- * and street name): `123 Main St Apt 4B` → street `123 Main St`, designator APT, value `4B`.
+ * The suffix is the last C1 word that follows at least one name word, so a suffix word that starts
+ * the name keeps its place: "123 Street Rd", "10 Court Ave", "5 Avenue N".
  */
-export function splitDesignator(tokens: Token[]): { street: Token[]; word: string | null; value: Token[] } | null {
-  for (let i = 2; i < tokens.length; i++) {
-    const word = UNIT_DESIGNATORS.get(tokens[i].key);
-    if (!word) continue;
-    const value = tokens.slice(i + 1).filter((token) => token.key !== "#");
-    if (value.length === 0 && !VALUELESS_DESIGNATORS.has(word)) continue;
-    return { street: tokens.slice(0, i), word, value };
-  }
-  return null;
+function findSuffix(words: Token[]): number {
+  for (let i = words.length - 1; i >= 1; i--) if (suffixOf(words[i]) && !isNumberedRoadway(words, i)) return i;
+  return -1;
+}
+
+/** Without a suffix, trailing numbers are unit text ("100 Broadway 4B"), unless a road word precedes them. */
+function endWithoutSuffix(words: Token[]): number {
+  let end = words.length;
+  while (end > 1 && hasDigit(words[end - 1].key) && !isNumericOrdinal(words[end - 1].key) && !suffixOf(words[end - 2])) end--;
+  return end;
 }
 
 /**
- * Canonical tokens of the street part: suffixes → Pub 28 abbreviation and directionals → their
- * abbreviation, each only in its own position (a suffix after the street name; a directional right
- * after the house number or right after the suffix), so "10 Court Ave" keeps its name "Court".
- * Anything after the suffix and its trailing directional is unit text and dropped.
+ * spec Property rules, matching step 3: the structure of a street (designators already removed):
+ * house number (with a fraction such as "1/2"), predirectional, name, suffix, postdirectional.
+ * - A suffix counts only in suffix position (see findSuffix); words after it and its postdirectional
+ *   are unit text ("9 Elm St 4B", "9 Elm St Cottage 3").
+ * - A directional counts right after the house number or as the street's last word, and only when a
+ *   name word remains: "123 N Main St" has a predirectional, "123 N St" is the street named N.
+ * - A name that is a single ordinal is canonical as digits: "Fifth Ave" ≡ "5th Ave".
  */
-export function canonicalStreet(tokens: Token[]): string[] {
-  const street = splitDesignator(tokens)?.street ?? tokens;
-  const keys = street.map((token) => token.key);
-  const out: string[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const directional = DIRECTIONAL_ABBREVIATION.get(key);
-    if (i === 1 && directional && keys.length > 3) {
-      out.push(directional);
-      continue;
-    }
-    const suffix = SUFFIX_ABBREVIATION.get(key);
-    const nameStart = out.length > 1 && DIRECTIONAL_WORD.has(out[1]) ? 3 : 2;
-    if (i >= nameStart && suffix) {
-      out.push(suffix);
-      const after = keys[i + 1] && DIRECTIONAL_ABBREVIATION.get(keys[i + 1]);
-      if (after) out.push(after);
-      return out;
-    }
-    out.push(ordinal(key));
+export function parseStreet(tokens: Token[]): Street {
+  const words = tokens.filter((token) => token.key !== NUMBER_SIGN);
+  const number: StreetPart[] = [];
+  if (words.length > 1 && /^\d/.test(words[0].key)) {
+    number.push({ token: words[0], key: words[0].key, role: "number" });
+    if (words.length > 2 && FRACTION.test(words[1].key)) number.push({ token: words[1], key: words[1].key, role: "number" });
   }
-  return out;
-}
+  const rest = words.slice(number.length);
 
-const ORDINAL_WORDS: Record<string, string> = {
-  FIRST: "1ST",
-  SECOND: "2ND",
-  THIRD: "3RD",
-  FOURTH: "4TH",
-  FIFTH: "5TH",
-  SIXTH: "6TH",
-  SEVENTH: "7TH",
-  EIGHTH: "8TH",
-  NINTH: "9TH",
-  TENTH: "10TH",
-};
-const ordinal = (key: string) => ORDINAL_WORDS[key] ?? key;
-
-/** spec Property rules step 3: the normalized street line that, with name and zip, identifies a building. */
-export function normalizeStreetLine(line: string): string {
-  return canonicalStreet(tokenize(line)).join(" ");
-}
-
-/** Display form of a canonical street: title case, suffix and directionals spelled out. */
-export function formatStreet(line: string): string {
-  const keys = canonicalStreet(tokenize(line));
-  return keys
-    .map((key, i) => {
-      if (i > 0 && SUFFIX_WORD.has(key) && (i === keys.length - 1 || DIRECTIONAL_WORD.has(keys[keys.length - 1]))) return title(SUFFIX_WORD.get(key) as string);
-      if (DIRECTIONAL_WORD.has(key) && (i === 1 || i === keys.length - 1)) return DIRECTIONAL_WORD.get(key) as string;
-      return /^\d+(ST|ND|RD|TH)$/.test(key) ? key.toLowerCase() : title(key);
-    })
-    .join(" ");
-}
-
-const title = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
-
-/**
- * spec Property rules, Address derivation: the portion shared across the units' cleaned addresses
- * (token-wise common prefix of their canonical street parts), in title case with suffixes expanded.
- * Null when the lines share no house number and street name.
- */
-export function deriveBuildingStreet(unitLines: string[]): string | null {
-  const streets = unitLines.filter((line) => line.trim()).map((line) => canonicalStreet(tokenize(line)));
-  if (!streets.length) return null;
-  let shared = streets[0];
-  for (const street of streets.slice(1)) {
-    let n = 0;
-    while (n < shared.length && n < street.length && shared[n] === street[n]) n++;
-    shared = shared.slice(0, n);
+  let nameEnd: number;
+  let restStart: number;
+  let suffix: StreetPart | null = null;
+  let post: StreetPart | null = null;
+  const suffixAt = findSuffix(rest);
+  if (suffixAt >= 0) {
+    suffix = { token: rest[suffixAt], key: suffixOf(rest[suffixAt]) ?? "", role: "suffix" };
+    nameEnd = suffixAt;
+    restStart = suffixAt + 1;
+    const after = directionalOf(rest[restStart]);
+    if (after) post = { token: rest[restStart++], key: after, role: "postdirectional" };
+  } else {
+    restStart = endWithoutSuffix(rest);
+    nameEnd = restStart;
+    const last = directionalOf(rest[nameEnd - 1]);
+    // "5 Avenue N" is the street named Avenue N; "5 Broadway N" is Broadway, north.
+    if (last && nameEnd >= 2 && !(nameEnd === 2 && suffixOf(rest[0]))) post = { token: rest[--nameEnd], key: last, role: "postdirectional" };
   }
-  if (shared.length < 2 || !/\d/.test(shared[0])) return null;
-  return formatStreet(shared.join(" "));
+
+  let nameStart = 0;
+  let pre: StreetPart | null = null;
+  const first = directionalOf(rest[0]);
+  if (first && nameEnd > 1) {
+    pre = { token: rest[0], key: first, role: "predirectional" };
+    nameStart = 1;
+  }
+
+  const name: StreetPart[] = [];
+  for (let i = nameStart; i < nameEnd; i++) {
+    const token = rest[i];
+    const ordinal = nameEnd - nameStart === 1 ? ordinalKey(token.key) : null;
+    if (isNumberedRoadway(rest, i)) name.push({ token, key: suffixOf(token) ?? token.key, role: "roadway" });
+    else if (ordinal) name.push({ token, key: ordinal, role: "ordinal" });
+    else name.push({ token, key: token.key, role: "name" });
+  }
+
+  const parts = [...number, ...(pre ? [pre] : []), ...name, ...(suffix ? [suffix] : []), ...(post ? [post] : [])];
+  return { parts, rest: rest.slice(restStart) };
 }
+
+/** The canonical words of a street, the match key's content. */
+export const streetKeys = (street: Street): string[] => street.parts.map((part) => part.key);
+
+/** Whether the street starts with a house number. */
+export const hasHouseNumber = (street: Street): boolean => street.parts[0]?.role === "number";
