@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { completeProspectFields } from "../src/test/samples";
 import { fmt, load } from "./lib/load";
 import { startBenchReceivers } from "./lib/receivers";
 import { partnerToken, type RunningService } from "./lib/service";
@@ -32,26 +33,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     await post("/api/partners/property_owners", { external_org_id: externalOrgId, purchase_flow_enabled: true });
     await post(`${base}/webhooks/endpoints`, { endpoint: { name: "ready", destination_url: receivers.urls[0], events: ["prospect.ready"] } });
     const source = service.demo.source;
-    const prospect = (id: string) => ({
-      source,
-      source_prospect_id: id,
-      terms_accepted_at: "2026-11-01T10:00:00Z",
-      email: `${id}@example.com`,
-      phone: "5125550123",
-      first_name: "Bench",
-      last_name: "Renter",
-      birthdate: "1990-04-02",
-      lease_start_date: "2026-12-01",
-      lease_end_date: "2027-11-30",
-      monthly_rent_cents: 150000,
-      deposit_amount_cents: 150000,
-      screening_result: "approved",
-      employment_status: "employed",
-      yearly_income: 85000,
-      has_ssn: true,
-      property: { external_system_id: "b1" },
-      unit: { external_system_id: "u1" },
-    });
+    const prospect = (id: string) => ({ ...completeProspectFields(source, id), email: `${id}@example.com` });
 
     // Throughput: API upserts vs the same upsert directly in SQL.
     const total = 2000;

@@ -1,6 +1,7 @@
 import { getDb } from "../../server/db/client";
 import { newClient, newOwner, unique } from "../../test/factories";
 import { call } from "../../test/http";
+import { completeProspectFields } from "../../test/samples";
 import { address } from "../roster/roster-test-helpers";
 import { createSource } from "./sources";
 
@@ -37,27 +38,7 @@ export async function prospectPartner(
 /** Every field the standard create payload needs for completeness. */
 export function completeProspect(source: string, sourceProspectId = unique("p"), extra: Record<string, unknown> = {}) {
   return {
-    source,
-    source_prospect_id: sourceProspectId,
-    terms_accepted_at: "2026-11-01T10:00:00Z",
-    email: "Renter@Example.com",
-    phone: "5125550123",
-    first_name: "Rita",
-    last_name: "Renter",
-    birthdate: "1990-04-02",
-    lease_start_date: "2026-12-01",
-    lease_end_date: "2027-11-30",
-    monthly_rent_cents: 150000,
-    deposit_amount_cents: 150000,
-    screening_result: "approved",
-    employment_status: "employed",
-    yearly_income: 85000,
-    has_ssn: true,
-    social_security_number: "123-45-6789",
-    education_level: "bachelor",
-    citizenship: "us_citizen",
-    property: { external_system_id: "b1" },
-    unit: { external_system_id: "u1" },
+    ...completeProspectFields(source, sourceProspectId),
     ...extra,
   };
 }
