@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { type DataKey, EVENT_CATALOG, type EventName } from "./catalog";
+import { deliveryJobsFrom } from "./jobs";
 
 export type EmitInput<E extends EventName = EventName> = {
   ownerId: number;
@@ -10,13 +11,12 @@ export type EmitInput<E extends EventName = EventName> = {
   data: Record<string, unknown>;
 };
 
-export const DELIVERY_TASK = "webhook_delivery__attempt";
-
 /**
  * spec Events, Delivery mechanics 1: inside the caller's transaction, records the event with its
  * exact body and one delivery per `active` endpoint subscribed to it for the owner (the owner's own
- * endpoints and provider subscriptions covering the owner), and adds their delivery jobs. A rolled
- * back change emits nothing; a committed one never loses a delivery. One statement for all of it.
+ * endpoints and provider subscriptions covering the owner), and adds the job that delivers them
+ * (one job per 100 deliveries of the event, attempted side by side). A rolled back change emits
+ * nothing; a committed one never loses a delivery. One statement for all of it.
  */
 export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number; deliveries: number }> {
   const key: DataKey = EVENT_CATALOG[input.event];
@@ -41,12 +41,7 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
       insert into webhook_deliveries (id, event_id, endpoint_id)
       select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id from event, targets
       returning id
-    ), jobs as (
-      select graphile_worker.add_jobs(array(
-        select row(${DELIVERY_TASK}, json_build_object('deliveryId', d.id), null, null, null, null, null, null)::graphile_worker.job_spec
-        from deliveries d
-      )) as added
-      where exists (select 1 from deliveries)
+    ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from deliveries`)}
     )
     select (select id from event) as event_id, (select count(*)::int from deliveries) as deliveries, (select count(*) from jobs) as _jobs`);
   return { eventId: Number(row.event_id), deliveries: row.deliveries };

@@ -12,13 +12,18 @@ const EXCERPT_BYTES = 512;
  * guard (pinned: no second lookup), with a 10 s budget for connecting and reading the answer.
  * Never throws: a refused connection, TLS failure, DNS failure or timeout is a failure reason.
  */
-export async function postJson(url: string, headers: Record<string, string>, body: string): Promise<PostResult> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  resolve: typeof resolveDestination = resolveDestination,
+): Promise<PostResult> {
   const started = performance.now();
   const done = (result: Omit<PostResult, "durationMs">): PostResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
   const target = new URL(url);
   let pinned: { address: string; family: number };
   try {
-    pinned = await resolveDestination(target.hostname);
+    pinned = await resolve(target.hostname);
   } catch (error) {
     return done({ status: null, bodyExcerpt: null, failure: `DNS: ${(error as Error).message}` });
   }

@@ -11,4 +11,5 @@ export const WEBHOOK_MESSAGES = {
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
   endpointInactive: (status: string) => `endpoint is ${status}`,
+  rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,
 } as const;

@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import type { Task } from "graphile-worker";
 import { getDb } from "../../server/db/client";
 import { addJob } from "../../server/jobs/add-job";
-import { DELIVERY_TASK } from "./emit";
+import { deliveryJobsFrom } from "./jobs";
 
 export const REAPER_KEY = "webhook-delivery-reaper";
 export const reapIntervalSeconds = () => Number(process.env.WEBHOOK_REAP_INTERVAL_SECONDS ?? 20);
 /** A job locked this long belongs to a dead worker: no task or local-queue stay lasts that long. */
-export const staleLockSeconds = () => Number(process.env.WORKER_STALE_LOCK_SECONDS ?? 120);
+export const staleLockSeconds = () => Number(process.env.WORKER_STALE_LOCK_SECONDS ?? 60);
 
 /**
  * Crash safety: a worker killed mid-attempt leaves its delivery `delivering` (and graphile-worker
@@ -29,10 +29,7 @@ export async function reapLapsedDeliveries(): Promise<number> {
           last_attempt_failure_reason = 'worker stopped during the attempt; retried'
       where status = 'delivering' and lease_expires_at < now()
       returning id
-    ), jobs as (
-      select graphile_worker.add_jobs(array(
-        select row(${DELIVERY_TASK}, json_build_object('deliveryId', id), null, null, null, null, null, null)::graphile_worker.job_spec from lapsed
-      )) where exists (select 1 from lapsed)
+    ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from lapsed`)}
     )
     select (select count(*)::int from lapsed) as reaped, (select count(*) from jobs) as _jobs`);
   return row.reaped;

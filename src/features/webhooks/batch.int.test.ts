@@ -1,0 +1,115 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { getDb } from "../../server/db/client";
+import { startReceiver } from "../../test/https-receiver";
+import { attemptDeliveries, attemptDelivery } from "./deliver";
+import { emitEvent } from "./emit";
+import { DELIVERY_TASK, MAX_DELIVERIES_PER_JOB } from "./jobs";
+import { WEBHOOK_MESSAGES } from "./messages";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./tables";
+import { reapLapsedDeliveries } from "./webhook_delivery__reap";
+import { webhookPartner } from "./webhook-test-helpers";
+
+const receivers: Array<{ close: () => Promise<void> }> = [];
+afterAll(async () => Promise.all(receivers.map((r) => r.close())));
+async function receiver(behavior: { status: number; delayMs?: number } = { status: 200 }) {
+  const r = await startReceiver(behavior);
+  receivers.push(r);
+  return r;
+}
+
+/** The delivery jobs waiting in this file's database, with their delivery ids. */
+async function deliveryJobs() {
+  const rows = await (await getDb()).execute<{ payload: { deliveryIds: string[] }; run_at: string }>(
+    sql`select j.payload, j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${DELIVERY_TASK}`,
+  );
+  return rows.map((row) => ({ ids: row.payload.deliveryIds, runAt: new Date(row.run_at) }));
+}
+
+async function clearJobs() {
+  await (await getDb()).execute(sql`delete from graphile_worker._private_jobs`);
+}
+
+describe("delivery batches", () => {
+  it("enqueues one job for the deliveries of an event, 100 deliveries at most per job", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const first = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    const [template] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, first));
+    await db.insert(webhookEndpoints).values(
+      Array.from({ length: MAX_DELIVERIES_PER_JOB + 4 }, (_, i) => ({ ...template, id: `${first}_${String(i).padStart(3, "0")}` })),
+    );
+    await clearJobs();
+    const { deliveries } = await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "many" } });
+    expect(deliveries).toBe(MAX_DELIVERIES_PER_JOB + 5);
+    const jobs = await deliveryJobs();
+    expect(jobs.map((job) => job.ids.length).sort((a, b) => a - b)).toEqual([5, MAX_DELIVERIES_PER_JOB]);
+    const rows = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, (await lastEventId()) ?? 0));
+    expect(new Set(jobs.flatMap((job) => job.ids))).toEqual(new Set(rows.map((row) => row.id)));
+
+    // One job's batch is attempted side by side and settled together.
+    const settled = await attemptDeliveries(jobs.flatMap((job) => job.ids));
+    expect(settled).toHaveLength(MAX_DELIVERIES_PER_JOB + 5);
+    expect(settled.every((delivery) => delivery.status === "delivered" && delivery.attemptNumber === 1)).toBe(true);
+    expect(new Set(hook.received.map((r) => r.headers["x-webhook-delivery"])).size).toBe(MAX_DELIVERIES_PER_JOB + 5);
+  });
+
+  it("counts a batch into the endpoint's window in order: only the slots left under 1000 are sent", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    const now = new Date();
+    await db.update(webhookEndpoints).set({ rateWindowStartedAt: now, rateWindowCount: 998 }).where(eq(webhookEndpoints.id, endpoint));
+    for (const id of ["a", "b", "c", "d"]) await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id } });
+    await clearJobs();
+    const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
+    const settled = await attemptDeliveries(
+      rows.map((row) => row.id),
+      { now: () => new Date(now.getTime() + 1000) },
+    );
+    const byStatus = (status: string) => settled.filter((delivery) => delivery.status === status);
+    expect(byStatus("delivered")).toHaveLength(2);
+    expect(byStatus("rate_limited")).toHaveLength(2);
+    expect(byStatus("rate_limited").every((d) => d.attemptNumber === 0 && d.lastAttemptFailureReason === WEBHOOK_MESSAGES.rateLimited(1000))).toBe(true);
+    expect(hook.received).toHaveLength(2);
+    // The excess comes back in one job 60 s later.
+    const [job] = await deliveryJobs();
+    expect(new Set(job.ids)).toEqual(new Set(byStatus("rate_limited").map((d) => d.id)));
+    expect((job.runAt.getTime() - now.getTime()) / 1000).toBe(61);
+  });
+
+  it("lets a late result change nothing once the reaper handed the delivery on (the lease is the fence)", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver({ status: 200, delayMs: 2_000 });
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "late" } });
+    await clearJobs();
+    const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
+    process.env.WEBHOOK_LEASE_SECONDS = "1";
+    try {
+      const late = attemptDelivery(delivery.id);
+      while (hook.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await reapLapsedDeliveries()).toBe(1);
+      hook.answer({ status: 500 });
+      expect(await late).toBeUndefined();
+    } finally {
+      delete process.env.WEBHOOK_LEASE_SECONDS;
+    }
+    const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+    expect(after).toMatchObject({ status: "retrying", attemptNumber: 0, lastAttemptFailureReason: "worker stopped during the attempt; retried" });
+    const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id));
+    expect(attempts.map((a) => a.responseStatus)).toEqual([500]);
+    // Only the reaper's job is queued; the late result scheduled nothing.
+    expect((await deliveryJobs()).map((job) => job.ids)).toEqual([[delivery.id]]);
+  }, 15_000);
+});
+
+async function lastEventId(): Promise<number | undefined> {
+  const [row] = await (await getDb()).execute<{ id: number }>(sql`select max(id)::int as id from webhook_events`);
+  return row?.id;
+}

@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../server/db/client";
+import { RATE_LIMIT_PER_MINUTE } from "./schedule";
+import type { WebhookDelivery, WebhookEndpoint } from "./tables";
+
+/** A claimed delivery with what its attempt needs; `withinRateLimit` is false for the excess. */
+export type ClaimedDelivery = {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  event: { event: string; body: string };
+  withinRateLimit: boolean;
+};
+
+type Row = {
+  delivery: Record<string, unknown>;
+  endpoint: Record<string, unknown>;
+  event: string;
+  body: string;
+  window_count: number | null;
+  window_added: number | null;
+};
+
+const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+/**
+ * Claims the due deliveries among `ids` with a lease, in one statement, together with their
+ * endpoints and event bodies, and counts them into their endpoints' rate windows (spec: 1000
+ * deliveries per minute per endpoint, a window of one minute started by the first delivery after
+ * the previous window ended). Endpoint rows are locked in id order first, so concurrent claims
+ * for overlapping endpoints queue instead of deadlocking. Deliveries that are not due, already
+ * settled or claimed by another worker are skipped.
+ */
+export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  const windowStart = new Date(now.getTime() - 60_000).toISOString();
+  const at = now.toISOString();
+  const rows = await db.execute<Row>(sql`
+    with claimed as (
+      update webhook_deliveries d
+      set status = 'delivering', lease_expires_at = ${leaseUntil.toISOString()}::timestamptz, updated_at = ${at}::timestamptz
+      where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+        and d.status in ('pending', 'retrying', 'rate_limited')
+        and (d.next_retry_at is null or d.next_retry_at <= ${at}::timestamptz)
+      returning d.*
+    ), demand as (
+      select c.endpoint_id as id, count(*)::int as n
+      from claimed c join webhook_endpoints e on e.id = c.endpoint_id
+      where e.status = 'active' and e.deleted_at is null
+      group by c.endpoint_id
+    ), locked as materialized (
+      select e.id, demand.n from webhook_endpoints e join demand on demand.id = e.id order by e.id for update of e
+    ), slots as (
+      update webhook_endpoints e set
+        rate_window_started_at = case when e.rate_window_started_at is null or e.rate_window_started_at <= ${windowStart}::timestamptz
+          then ${at}::timestamptz else e.rate_window_started_at end,
+        rate_window_count = case when e.rate_window_started_at is null or e.rate_window_started_at <= ${windowStart}::timestamptz
+          then locked.n else e.rate_window_count + locked.n end
+      from locked where e.id = locked.id
+      returning e.id, e.rate_window_count as count, locked.n
+    )
+    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, s.n as window_added
+    from claimed c
+    join webhook_endpoints e on e.id = c.endpoint_id
+    join webhook_events ev on ev.id = c.event_id
+    left join slots s on s.id = c.endpoint_id
+    order by c.created_at, c.id`);
+  // Within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess.
+  const taken = new Map<string, number>();
+  return rows.map((row) => {
+    const endpointId = row.endpoint.id as string;
+    const position = (taken.get(endpointId) ?? 0) + 1;
+    taken.set(endpointId, position);
+    const before = (row.window_count ?? 0) - (row.window_added ?? 0);
+    return {
+      delivery: toDelivery(row.delivery),
+      endpoint: toEndpoint(row.endpoint),
+      event: { event: row.event, body: row.body },
+      withinRateLimit: row.window_count !== null && before + position <= RATE_LIMIT_PER_MINUTE,
+    };
+  });
+}
+
+/** A `webhook_deliveries` row as selected by SQL (snake_case, timestamps as text) in its Drizzle shape. */
+export function toDelivery(row: Record<string, unknown>): WebhookDelivery {
+  return {
+    id: row.id as string,
+    eventId: Number(row.event_id),
+    endpointId: row.endpoint_id as string,
+    status: row.status as WebhookDelivery["status"],
+    attemptNumber: row.attempt_number as number,
+    lastAttemptedAt: date(row.last_attempted_at),
+    nextRetryAt: date(row.next_retry_at),
+    durationMs: (row.duration_ms as number | null) ?? null,
+    lastAttemptFailureReason: (row.last_attempt_failure_reason as string | null) ?? null,
+    leaseExpiresAt: date(row.lease_expires_at),
+    createdAt: date(row.created_at) as Date,
+    updatedAt: date(row.updated_at) as Date,
+  };
+}
+
+function toEndpoint(row: Record<string, unknown>): WebhookEndpoint {
+  return {
+    id: row.id as string,
+    ownerId: (row.owner_id as number | null) ?? null,
+    providerId: (row.provider_id as number | null) ?? null,
+    name: row.name as string,
+    destinationUrl: row.destination_url as string,
+    events: row.events as string[],
+    status: row.status as WebhookEndpoint["status"],
+    staticHeaders: (row.static_headers as Record<string, string> | null) ?? {},
+    rateWindowStartedAt: date(row.rate_window_started_at),
+    rateWindowCount: row.rate_window_count as number,
+    deletedAt: date(row.deleted_at),
+    createdAt: date(row.created_at) as Date,
+    updatedAt: date(row.updated_at) as Date,
+  };
+}

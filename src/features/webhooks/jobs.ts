@@ -1,0 +1,30 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { addJob } from "../../server/jobs/add-job";
+
+/** The delivery task: one job attempts a batch of deliveries (an event's, or those due at one time). */
+export const DELIVERY_TASK = "webhook_delivery__attempt";
+/** A job never carries more deliveries than this; larger sets are split over several jobs. */
+export const MAX_DELIVERIES_PER_JOB = 100;
+
+/** Enqueues an attempt of these deliveries through the caller's transaction (now, or at `runAt`). */
+export async function enqueueDeliveries(tx: Tx, deliveryIds: string[], runAt?: Date): Promise<void> {
+  for (let i = 0; i < deliveryIds.length; i += MAX_DELIVERIES_PER_JOB) {
+    await addJob(tx, DELIVERY_TASK, { deliveryIds: deliveryIds.slice(i, i + MAX_DELIVERIES_PER_JOB) }, { runAt });
+  }
+}
+
+/**
+ * A SELECT (for a CTE of a statement that writes deliveries) adding the delivery jobs of the rows
+ * `(id, run_at)` that `rows` selects: one job per run time and 100 deliveries, so the jobs commit
+ * with the statement's transaction. `rows` is evaluated twice; it must be a plain read of a CTE.
+ */
+export function deliveryJobsFrom(rows: SQL): SQL {
+  return sql`
+    select graphile_worker.add_jobs(array(
+      select row(${DELIVERY_TASK}, json_build_object('deliveryIds', json_agg(id order by id)), null, run_at, null, null, null, null)::graphile_worker.job_spec
+      from (select id, run_at, (row_number() over (partition by run_at order by id) - 1) / ${MAX_DELIVERIES_PER_JOB} as chunk from (${rows}) due) batch
+      group by run_at, chunk
+    )) as added
+    where exists (${rows})`;
+}

@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../server/db/client";
+import { toDelivery } from "./claim";
+import { deliveryJobsFrom } from "./jobs";
+import type { WebhookDelivery } from "./tables";
+
+/** What one attempt (or a decision not to send) leaves on a delivery. */
+export type Outcome = {
+  id: string;
+  status: WebhookDelivery["status"];
+  attemptNumber: number;
+  lastAttemptedAt: Date | null;
+  durationMs: number | null;
+  lastAttemptFailureReason: string | null;
+  nextRetryAt: Date | null;
+  /** The HTTP try itself, when one was made (spec: every attempt is recorded). */
+  attempt?: {
+    number: number;
+    startedAt: Date;
+    durationMs: number;
+    responseStatus: number | null;
+    failureReason: string | null;
+    responseBodyExcerpt: string | null;
+    requestHeaders: Record<string, string>;
+  };
+};
+
+/**
+ * Records the attempts, settles every delivery of a batch and schedules the next tries (one job per
+ * retry time), in one statement. A delivery is settled only while the lease taken by this claim
+ * still holds it (`lease_expires_at` is the fencing token): when the reaper has already handed a
+ * lapsed delivery to another worker, the attempt is still recorded but the late result changes
+ * nothing and schedules nothing.
+ */
+export async function settleDeliveries(db: Db, outcomes: Outcome[], leaseUntil: Date): Promise<WebhookDelivery[]> {
+  if (outcomes.length === 0) return [];
+  const deliveries = outcomes.map((o) => ({
+    id: o.id,
+    status: o.status,
+    attempt_number: o.attemptNumber,
+    last_attempted_at: o.lastAttemptedAt?.toISOString() ?? null,
+    duration_ms: o.durationMs,
+    last_attempt_failure_reason: o.lastAttemptFailureReason,
+    next_retry_at: o.nextRetryAt?.toISOString() ?? null,
+  }));
+  const attempts = outcomes.flatMap(({ id, attempt }) =>
+    attempt
+      ? [
+          {
+            delivery_id: id,
+            number: attempt.number,
+            started_at: attempt.startedAt.toISOString(),
+            duration_ms: attempt.durationMs,
+            response_status: attempt.responseStatus,
+            failure_reason: attempt.failureReason,
+            response_body_excerpt: attempt.responseBodyExcerpt,
+            request_headers: attempt.requestHeaders,
+          },
+        ]
+      : [],
+  );
+  const rows = await db.execute<Record<string, unknown>>(sql`
+    with outcome as (
+      select * from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as o(
+        id text, status text, attempt_number int, last_attempted_at timestamptz, duration_ms int,
+        last_attempt_failure_reason text, next_retry_at timestamptz)
+    ), attempts as (
+      insert into webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, failure_reason, response_body_excerpt, request_headers)
+      select a.delivery_id, a.number, a.started_at, a.duration_ms, a.response_status, a.failure_reason, a.response_body_excerpt, a.request_headers
+      from jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb) as a(
+        delivery_id text, number int, started_at timestamptz, duration_ms int, response_status int, failure_reason text,
+        response_body_excerpt text, request_headers jsonb)
+      returning 1
+    ), settled as (
+      update webhook_deliveries d set
+        status = o.status, attempt_number = o.attempt_number, last_attempted_at = o.last_attempted_at, duration_ms = o.duration_ms,
+        last_attempt_failure_reason = o.last_attempt_failure_reason, next_retry_at = o.next_retry_at,
+        lease_expires_at = null, updated_at = now()
+      from outcome o
+      where d.id = o.id and d.status = 'delivering' and d.lease_expires_at = ${leaseUntil.toISOString()}::timestamptz
+      returning d.*
+    ), jobs as (${deliveryJobsFrom(sql`select id, next_retry_at as run_at from settled where next_retry_at is not null`)}
+    )
+    select s.*, (select count(*) from attempts) as _attempts, (select count(*) from jobs) as _jobs from settled s`);
+  return rows.map(toDelivery);
+}
