@@ -27,7 +27,9 @@ const date = (value: unknown) => (value === null || value === undefined ? null :
  * endpoints and event bodies, and counts them into their endpoints' rate windows (spec: 1000
  * deliveries per minute per endpoint, a window of one minute started by the first delivery after
  * the previous window ended). Endpoint rows are locked in id order first, so concurrent claims
- * for overlapping endpoints queue instead of deadlocking. Deliveries that are not due, already
+ * for overlapping endpoints queue instead of deadlocking; the lock is NO KEY UPDATE, which the
+ * foreign-key checks of deliveries being emitted meanwhile do not wait for (nor it for them).
+ * Deliveries that are not due, already
  * settled or claimed by another worker are skipped.
  */
 export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
@@ -47,7 +49,7 @@ export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUnt
       where e.status = 'active' and e.deleted_at is null
       group by c.endpoint_id
     ), locked as materialized (
-      select e.id, demand.n from webhook_endpoints e join demand on demand.id = e.id order by e.id for update of e
+      select e.id, demand.n from webhook_endpoints e join demand on demand.id = e.id order by e.id for no key update of e
     ), slots as (
       update webhook_endpoints e set
         rate_window_started_at = case when e.rate_window_started_at is null or e.rate_window_started_at <= ${windowStart}::timestamptz
