@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { startReceiver } from "../../test/https-receiver";
@@ -38,15 +38,18 @@ describe("delivery batches", () => {
     const first = await register(hook.url, ["prospect.created"]);
     const db = await getDb();
     const [template] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, first));
-    await db.insert(webhookEndpoints).values(
-      Array.from({ length: MAX_DELIVERIES_PER_JOB + 4 }, (_, i) => ({ ...template, id: `${first}_${String(i).padStart(3, "0")}` })),
-    );
+    await db
+      .insert(webhookEndpoints)
+      .values(Array.from({ length: MAX_DELIVERIES_PER_JOB + 4 }, (_, i) => ({ ...template, id: `${first}_${String(i).padStart(3, "0")}` })));
     await clearJobs();
     const { deliveries } = await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "many" } });
     expect(deliveries).toBe(MAX_DELIVERIES_PER_JOB + 5);
     const jobs = await deliveryJobs();
     expect(jobs.map((job) => job.ids.length).sort((a, b) => a - b)).toEqual([5, MAX_DELIVERIES_PER_JOB]);
-    const rows = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, (await lastEventId()) ?? 0));
+    const rows = await db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, (await lastEventId()) ?? 0));
     expect(new Set(jobs.flatMap((job) => job.ids))).toEqual(new Set(rows.map((row) => row.id)));
 
     // One job's batch is attempted side by side and settled together.
@@ -80,6 +83,71 @@ describe("delivery batches", () => {
     expect(new Set(job.ids)).toEqual(new Set(byStatus("rate_limited").map((d) => d.id)));
     expect((job.runAt.getTime() - now.getTime()) / 1000).toBe(61);
   });
+
+  it("emits and claims side by side on the same endpoints without deadlocks or lost deliveries", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const endpoints = await Promise.all(Array.from({ length: 12 }, () => register(hook.url, ["prospect.created"])));
+    const db = await getDb();
+    const emitting = { done: false };
+    const pending = async () =>
+      (
+        await db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(and(inArray(webhookDeliveries.endpointId, endpoints), eq(webhookDeliveries.status, "pending")))
+      ).map((row) => row.id);
+    // Emitters hold their deliveries' foreign-key locks on the endpoints across several statements
+    // while claimers lock the same endpoints to count their rate windows.
+    const emitters = Array.from({ length: 4 }, async (_, lane) => {
+      for (let i = 0; i < 10; i++) {
+        await db.transaction(async (tx) => {
+          for (let k = 0; k < 3; k++) {
+            await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: `race-${lane}-${i}-${k}` } });
+          }
+        });
+      }
+    });
+    const claimers = Array.from({ length: 4 }, async () => {
+      while (!emitting.done) await attemptDeliveries(await pending());
+    });
+    await Promise.all(emitters);
+    emitting.done = true;
+    await Promise.all(claimers);
+    await attemptDeliveries(await pending());
+    const rows = await db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.endpointId, endpoints));
+    expect(rows).toHaveLength(4 * 10 * 3 * 12);
+    expect(rows.filter((row) => row.status !== "delivered" || row.attemptNumber !== 1)).toEqual([]);
+    expect(hook.received).toHaveLength(4 * 10 * 3 * 12);
+  }, 60_000);
+
+  it("claims while an uncommitted emission holds its foreign-key locks on the same endpoint", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "before" } });
+    const [earlier] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let emitted = () => {};
+    const emitting = new Promise<void>((resolve) => {
+      emitted = resolve;
+    });
+    const open = db.transaction(async (tx) => {
+      await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "open" } });
+      emitted();
+      await held;
+    });
+    await emitting;
+    const claim = attemptDeliveries([earlier.id]);
+    const outcome = await Promise.race([claim, new Promise((resolve) => setTimeout(() => resolve("blocked"), 3_000))]);
+    release();
+    await open;
+    expect(outcome).toMatchObject([{ id: earlier.id, status: "delivered" }]);
+  }, 15_000);
 
   it("lets a late result change nothing once the reaper handed the delivery on (the lease is the fence)", async () => {
     const { owner, register } = await webhookPartner();
