@@ -6,14 +6,37 @@ import { partnerToken, type RunningService } from "./lib/service";
 
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 
+/** Readiness polling interval per prospect: 25 clients polling every 10 ms loaded the 2-core machine. */
+const POLL_MS = 25;
+
+/**
+ * Background work (eligibility jobs, deliveries) due now has finished: waits for it so that each
+ * phase is measured on its own, and returns how long that took.
+ */
+async function drained(sql: postgres.Sql): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const [{ due }] = await sql<{ due: number }[]>`
+      select count(*)::int as due from graphile_worker.jobs where run_at <= now() and task_identifier <> 'webhook_delivery__reap'`;
+    if (due === 0) return Date.now() - started;
+    if (Date.now() - started > 300_000) throw new Error(`background work did not drain: ${due} jobs due`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Issue 5's benchmark: prospect upserts through the API against the same upsert done directly in
  * SQL through the same driver; then, over 500 prospects, the time from a complete POST to `ready`
  * on GET and to the `prospect.ready` delivery at a local HTTPS receiver.
+ *
+ * The API phase runs with a subscribed endpoint, so its eligibility jobs and deliveries load the
+ * process as they would in production. Those 2000 deliveries exceed the specification's rate limit
+ * of 1000 per minute per endpoint, so the readiness phase delivers to a second endpoint (the first is
+ * disabled); otherwise its deliveries would wait a minute by design.
  */
 export async function prospectsBench(service: RunningService, databaseUrl: string, tls: { key: string; cert: string }): Promise<void> {
   const sql = postgres(databaseUrl, { max: 16, onnotice: () => {} });
-  const receivers = await startBenchReceivers(1, tls);
+  const receivers = await startBenchReceivers(2, tls);
   try {
     const token = await partnerToken(service);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -31,13 +54,18 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     ]);
     await post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "1" }]);
     await post("/api/partners/property_owners", { external_org_id: externalOrgId, purchase_flow_enabled: true });
-    await post(`${base}/webhooks/endpoints`, { endpoint: { name: "ready", destination_url: receivers.urls[0], events: ["prospect.ready"] } });
+    const firstEndpoint = (
+      (await (
+        await post(`${base}/webhooks/endpoints`, { endpoint: { name: "ready", destination_url: receivers.urls[0], events: ["prospect.ready"] } })
+      ).json()) as { endpoint: { id: string } }
+    ).endpoint.id;
     const source = service.demo.source;
     const prospect = (id: string) => ({ ...completeProspectFields(source, id), email: `${id}@example.com` });
 
     // Throughput: API upserts vs the same upsert directly in SQL.
     const total = 2000;
     const api = await load(total, 16, (i) => post(`${base}/prospects`, { prospect: prospect(`tp-${i}`) }));
+    const apiDrainMs = await drained(sql);
     const [{ owner_id: ownerId, source_id: sourceId }] = await sql<{ owner_id: number; source_id: number }[]>`
       select o.id as owner_id, s.id as source_id from property_owners o, sources s where o.slug = ${slug} and s.code = ${source}`;
     const direct = await load(total, 16, async (i) => {
@@ -53,6 +81,18 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     console.log(`  direct SQL  ${fmt(direct)}`);
     console.log(`  API         ${fmt(api)}`);
     console.log(`  ratio       API throughput ${(api.perSecond / direct.perSecond).toFixed(2)}x of direct SQL (target ≥ 0.33)`);
+    console.log(`  (after the API phase its eligibility jobs and deliveries took another ${apiDrainMs} ms to drain; the SQL phase ran on an idle service)`);
+
+    await fetch(`${service.baseUrl}${base}/webhooks/endpoints/${firstEndpoint}`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ endpoint: { status: "disabled" } }),
+    }).then((r) => r.arrayBuffer());
+    await post(`${base}/webhooks/endpoints`, { endpoint: { name: "ready-2", destination_url: receivers.urls[1], events: ["prospect.ready"] } }).then((r) =>
+      r.arrayBuffer(),
+    );
+    await drained(sql);
+    const arrivalsBefore = receivers.arrivals.length;
 
     // Readiness: complete POST → ready on GET, and → prospect.ready at the receiver.
     const readyOnGet: number[] = [];
@@ -68,7 +108,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
           for (;;) {
             const got = (await (await fetch(`${service.baseUrl}${base}/prospects/${source}/${id}`, { headers })).json()) as { prospect: { status: string } };
             if (got.prospect.status === "ready") break;
-            await new Promise((resolve) => setTimeout(resolve, 10));
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
           }
           readyOnGet.push(Date.now() - start);
         }),
@@ -76,12 +116,15 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const delivered = receivers.arrivals
+      .slice(arrivalsBefore)
       .map((a) => {
         const id = JSON.parse(a.body).data.third_party_prospect.source_prospect_id as string;
         return posted.has(id) ? a.at - (posted.get(id) as number) : null;
       })
       .filter((v): v is number => v !== null);
-    console.log(`  ready on GET            p50 ${pct(readyOnGet, 50)} ms   p99 ${pct(readyOnGet, 99)} ms   (500 prospects; target p99 < 1000 ms)`);
+    console.log(
+      `  ready on GET            p50 ${pct(readyOnGet, 50)} ms   p99 ${pct(readyOnGet, 99)} ms   (500 prospects, 25 at a time, GET every ${POLL_MS} ms; target p99 < 1000 ms)`,
+    );
     console.log(`  prospect.ready delivered p50 ${pct(delivered, 50)} ms   p99 ${pct(delivered, 99)} ms   (${delivered.length} of 500 arrived)`);
   } finally {
     await receivers.close();

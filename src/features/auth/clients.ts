@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { constantTimeEqual, decryptSecret, encryptSecret, hashGeneratedSecret, randomToken } from "../../server/secrets";
+import { TtlCache } from "../../server/ttl-cache";
 import { propertyOwners } from "../owners/tables";
 import { type Gateway, type Scope, scopesOfGateway } from "./scopes";
 import { apiClients, clientOwnerGrants } from "./tables";
@@ -52,6 +53,22 @@ export async function findActiveClient(tx: Tx, clientId: string): Promise<ApiCli
   return client;
 }
 
+/**
+ * How long a request may act on a client row read earlier by this process: a client disabled (or
+ * changed) elsewhere stops working within this time (docs/decisions.md, Caches).
+ */
+export const CLIENT_CACHE_MS = 5_000;
+const activeClients = new TtlCache<ApiClient>(CLIENT_CACHE_MS);
+
+/** `findActiveClient` for the per-request bearer check, read at most every CLIENT_CACHE_MS. */
+export async function findActiveClientCached(tx: Tx, clientId: string): Promise<ApiClient | undefined> {
+  const hit = activeClients.get(clientId);
+  if (hit) return hit;
+  const client = await findActiveClient(tx, clientId);
+  if (client) activeClients.set(clientId, client);
+  return client;
+}
+
 export function clientSecretOf(client: ApiClient): string {
   return decryptSecret(client.secretEncrypted);
 }
@@ -68,6 +85,24 @@ export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: stri
   await grantOwner(tx, clientId, owner.id);
   return { client_id: clientId, owner_slug: ownerSlug };
 }
+
+/**
+ * The owner of a slug and whether the client was granted it, in one statement (spec Owner slugs and
+ * access: unknown slug 404, not granted 403). Undefined when the slug is unknown.
+ */
+export async function ownerForClient(tx: Tx, slug: string, clientId: string): Promise<{ owner: Owner; granted: boolean } | undefined> {
+  const [row] = await tx
+    .select({
+      owner: propertyOwners,
+      granted: sql<boolean>`exists (select 1 from ${clientOwnerGrants} where ${clientOwnerGrants.clientId} = ${clientId} and ${clientOwnerGrants.ownerId} = ${propertyOwners.id})`,
+    })
+    .from(propertyOwners)
+    .where(eq(propertyOwners.slug, slug))
+    .limit(1);
+  return row;
+}
+
+type Owner = typeof propertyOwners.$inferSelect;
 
 export async function isOwnerGranted(tx: Tx, clientId: string, ownerId: number): Promise<boolean> {
   const rows = await tx

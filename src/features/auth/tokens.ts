@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getConfig } from "../../server/config";
 import { derivedKey, randomToken } from "../../server/secrets";
+import { TtlCache } from "../../server/ttl-cache";
 import type { Gateway, Scope } from "./scopes";
 
 /** spec Token exchange 3: tokens last 8600 seconds and `expires_in` says so. */
@@ -28,6 +29,7 @@ function key(): SigningKey {
 
 export function resetSigningKey(): void {
   signingKey = undefined;
+  verifiedTokens.clear();
 }
 
 export function audienceOf(gateway: Gateway): string {
@@ -56,6 +58,26 @@ export async function issueAccessToken(claims: TokenClaims, now = new Date()): P
 
 /** Verifies signature, issuer, audience (the gateway) and expiry; undefined for any failure. */
 export async function verifyAccessToken(token: string, gateway: Gateway, now = new Date()): Promise<TokenClaims | undefined> {
+  return (await verify(token, gateway, now))?.claims;
+}
+
+/**
+ * A token verified once is remembered until its own expiry (at most a minute here), so a partner
+ * sending many requests with one token pays for one signature check: a JWT cannot be revoked, so the
+ * answer cannot change before it expires. Failures are not remembered.
+ */
+const verifiedTokens = new TtlCache<TokenClaims>(60_000);
+
+export async function verifyAccessTokenCached(token: string, gateway: Gateway): Promise<TokenClaims | undefined> {
+  const cacheKey = `${audienceOf(gateway)} ${issuer()} ${token}`;
+  const hit = verifiedTokens.get(cacheKey);
+  if (hit) return hit;
+  const verified = await verify(token, gateway, new Date());
+  if (verified) verifiedTokens.set(cacheKey, verified.claims, verified.expiresAt);
+  return verified?.claims;
+}
+
+async function verify(token: string, gateway: Gateway, now: Date): Promise<{ claims: TokenClaims; expiresAt: number } | undefined> {
   try {
     const { payload } = await jwtVerify(token, key().publicKey, {
       algorithms: ["EdDSA"],
@@ -63,8 +85,11 @@ export async function verifyAccessToken(token: string, gateway: Gateway, now = n
       audience: audienceOf(gateway),
       currentDate: now,
     });
-    if (typeof payload.sub !== "string" || typeof payload.scope !== "string") return undefined;
-    return { clientId: payload.sub, gateway, scopes: payload.scope.split(" ").filter(Boolean) as Scope[] };
+    if (typeof payload.sub !== "string" || typeof payload.scope !== "string" || typeof payload.exp !== "number") return undefined;
+    return {
+      claims: { clientId: payload.sub, gateway, scopes: payload.scope.split(" ").filter(Boolean) as Scope[] },
+      expiresAt: payload.exp * 1000,
+    };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
     throw error;

@@ -33,15 +33,18 @@ export const prospectCheckEligibility: Task = async (payload, helpers) => {
 };
 
 export async function decide(tx: Tx, prospectId: number, version: number): Promise<Prospect | undefined> {
-  const [prospect] = await tx
-    .select()
+  // The prospect (locked) with everything the decision and the event need, in one statement.
+  const [row] = await tx
+    .select({ prospect: prospects, owner: propertyOwners, property: properties, unit: units, source: sources })
     .from(prospects)
+    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
+    .innerJoin(sources, eq(sources.id, prospects.sourceId))
+    .leftJoin(properties, eq(properties.id, prospects.propertyId))
+    .leftJoin(units, eq(units.id, prospects.unitId))
     .where(and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing")))
-    .for("update");
-  if (!prospect) return undefined; // stale: a newer write replaced this version
-  const [owner] = await tx.select().from(propertyOwners).where(eq(propertyOwners.id, prospect.ownerId));
-  const [property] = prospect.propertyId ? await tx.select().from(properties).where(eq(properties.id, prospect.propertyId)) : [];
-  const [unit] = prospect.unitId ? await tx.select().from(units).where(eq(units.id, prospect.unitId)) : [];
+    .for("update", { of: prospects });
+  if (!row) return undefined; // stale: a newer write replaced this version
+  const { prospect, owner, property, unit, source } = row;
   const { decision, effectiveCoverageAmountCents } = evaluateEligibility({
     prospect,
     owner,
@@ -49,13 +52,16 @@ export async function decide(tx: Tx, prospectId: number, version: number): Promi
     unit: unit ?? null,
     onboarded: prospect.pmsPropertyId === null,
   });
-  const [ready] = await tx
-    .update(prospects)
-    .set({ status: "ready", eligibility: decision, effectiveCoverageAmountCents, updatedAt: sql`now()` })
-    .where(eq(prospects.id, prospect.id))
-    .returning();
-  // spec Prospect status, processing → ready: `prospect.ready` is emitted with the decision.
-  const [source] = await tx.select().from(sources).where(eq(sources.id, ready.sourceId));
-  await emitProspectEvent(tx, "prospect.ready", ready, owner, source);
-  return ready;
+  const ready: Prospect = { ...prospect, status: "ready", eligibility: decision, effectiveCoverageAmountCents };
+  // spec Prospect status, processing → ready: `prospect.ready` is emitted with the decision. The
+  // write and the event are independent statements of this transaction: sent together.
+  const [[written]] = await Promise.all([
+    tx
+      .update(prospects)
+      .set({ status: ready.status, eligibility: decision, effectiveCoverageAmountCents, updatedAt: sql`now()` })
+      .where(eq(prospects.id, prospect.id))
+      .returning({ updatedAt: prospects.updatedAt }),
+    emitProspectEvent(tx, "prospect.ready", ready, owner, source),
+  ]);
+  return { ...ready, updatedAt: written.updatedAt };
 }

@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
+import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
+import { address } from "../roster/roster-test-helpers";
+import { properties, units } from "../roster/tables";
 import { REASONS } from "./eligibility/reasons";
 import { PROSPECT_MESSAGES } from "./messages";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
@@ -120,6 +123,32 @@ describe("POST /partners/{owner_slug}/prospects (spec Prospect rules)", () => {
     expect(failedUnit.body).toMatchObject({ prospect: { unit: { name: ["Unit name is required and could not be derived"] } } });
     const rows = await (await getDb()).select().from(prospects).where(eq(prospects.sourceProspectId, "p-bad-nested"));
     expect(rows).toEqual([]);
+  });
+
+  it("attaches references to the named building and unit, among several of each", async () => {
+    const { post, source, base, token } = await prospectPartner();
+    // Record ids that differ from each other, so a lookup joined on the wrong column cannot pass.
+    await call("POST", `${base}/properties`, { token, body: [{ external_system_id: "b2", building_name: "Building Two", address: address("20 Main St") }] });
+    await call("POST", `${base}/units`, {
+      token,
+      body: ["201", "202", "203"].map((name) => ({ external_system_id: `u-${name}`, property_external_id: "b2", name })),
+    });
+    const answer = await post(completeProspect(source, "p-refs", { property: { external_system_id: "b2" }, unit: { external_system_id: "u-203" } }));
+    expect(answer.status).toBe(200);
+    const db = await getDb();
+    const [row] = await db.select().from(prospects).where(eq(prospects.id, answer.body.prospect.id));
+    const [unit] = await db
+      .select()
+      .from(units)
+      .where(eq(units.id, row.unitId ?? 0));
+    const [property] = await db
+      .select()
+      .from(properties)
+      .where(eq(properties.id, row.propertyId ?? 0));
+    expect([property?.externalSystemId, unit?.externalSystemId, unit?.propertyId]).toEqual(["b2", "u-203", property?.id]);
+    const unknownUnit = await post(completeProspect(source, "p-refs-2", { property: { external_system_id: "b2" }, unit: { external_system_id: "u1" } }));
+    const [second] = await db.select().from(prospects).where(eq(prospects.id, unknownUnit.body.prospect.id));
+    expect([second.propertyId, second.unitId]).toEqual([property?.id, null]);
   });
 
   it("stays incomplete until required fields are present, and optional-ingest sources skip three of them", async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import type { Owner } from "../owners/service";
@@ -11,17 +11,41 @@ import type { ProspectFields } from "./schemas";
 
 export type Location = { propertyId: number | null; unitId: number | null };
 
+const NONE: Location = { propertyId: null, unitId: null };
+
 const isReference = (item: object) => Object.keys(item).length === 1;
+
+/**
+ * The ids named by nested `property` / `unit` references, read in one statement (null where the owner
+ * has no such record); undefined when the request names no property. The usual prospect carries two
+ * known references: with this read they resolve without further queries.
+ */
+export async function findReferencedLocation(tx: Tx, ownerId: number, fields: ProspectFields): Promise<Location | undefined> {
+  if (!fields.property) return undefined;
+  const unitExternalId = fields.unit?.external_system_id;
+  const [row] = await tx
+    .select({
+      propertyId: properties.id,
+      unitId: unitExternalId
+        ? // Qualified by hand: drizzle writes a one-table select's columns unqualified.
+          sql<number | null>`(select u.id from units u where u.property_id = properties.id and u.external_system_id = ${unitExternalId})`
+        : sql<null>`null`,
+    })
+    .from(properties)
+    .where(and(eq(properties.ownerId, ownerId), eq(properties.externalSystemId, fields.property.external_system_id)));
+  return row ?? NONE;
+}
 
 /**
  * spec Prospect rules 4-5. Owners provisioned through onboarding name the building and unit with
  * nested objects: a recognized `external_system_id` attaches (other fields ignored); an unrecognized
  * one with a full item creates it under the roster rules, and a failed creation answers 422 with the
  * item's errors (nothing is written: the caller's transaction rolls back). PMS-synced owners are
- * matched on the `pms_*` identifiers.
+ * matched on the `pms_*` identifiers. `found` is `findReferencedLocation`'s answer when the caller
+ * already read it.
  */
-export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, current: Location): Promise<Location> {
-  if (fields.property !== undefined) return resolveNested(tx, owner, clientId, fields);
+export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, current: Location, found?: Location): Promise<Location> {
+  if (fields.property !== undefined) return resolveNested(tx, owner, clientId, fields, found);
   if (fields.unit !== undefined && current.propertyId !== null) {
     const [property] = await tx.select().from(properties).where(eq(properties.id, current.propertyId));
     return { propertyId: current.propertyId, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit) : null };
@@ -30,29 +54,40 @@ export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fi
   return current;
 }
 
-async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields): Promise<Location> {
+async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, found?: Location): Promise<Location> {
   const item = fields.property;
-  if (!item) return { propertyId: null, unitId: null };
-  let property = await propertyByExternalId(tx, owner.id, item.external_system_id);
-  if (!property && !isReference(item)) {
+  if (!item) return NONE;
+  const known = found ?? (await findReferencedLocation(tx, owner.id, fields)) ?? NONE;
+  let propertyId = known.propertyId;
+  let knownUnitId: number | null | undefined = known.unitId;
+  if (propertyId === null && !isReference(item)) {
     await lockOwnerRoster(tx, owner.id);
     const [result] = await upsertProperties(tx, owner, clientId, [item]);
     if (result.action === "failed") throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { property: result.errors });
-    property = await propertyByExternalId(tx, owner.id, item.external_system_id);
+    propertyId = (await propertyByExternalId(tx, owner.id, item.external_system_id))?.id ?? null;
+    knownUnitId = undefined; // a building created just now: its units are looked up afresh
   }
-  if (!property) return { propertyId: null, unitId: null };
-  return { propertyId: property.id, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit) : null };
+  if (propertyId === null) return NONE;
+  const property = { id: propertyId, externalSystemId: item.external_system_id };
+  return { propertyId, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit, knownUnitId) : null };
 }
 
-async function resolveUnit(tx: Tx, owner: Owner, property: typeof properties.$inferSelect, item: NonNullable<ProspectFields["unit"]>): Promise<number | null> {
-  let unit = await unitByExternalId(tx, property.id, item.external_system_id);
-  if (!unit && !isReference(item) && property.externalSystemId) {
+/** `knownUnitId`: the unit's id already read (null: known absent), or undefined to look it up. */
+async function resolveUnit(
+  tx: Tx,
+  owner: Owner,
+  property: { id: number; externalSystemId: string | null },
+  item: NonNullable<ProspectFields["unit"]>,
+  knownUnitId?: number | null,
+): Promise<number | null> {
+  let unitId = knownUnitId !== undefined ? knownUnitId : ((await unitByExternalId(tx, property.id, item.external_system_id))?.id ?? null);
+  if (unitId === null && !isReference(item) && property.externalSystemId) {
     await lockOwnerRoster(tx, owner.id);
     const [result] = await upsertUnits(tx, owner.id, [{ ...item, property_external_id: property.externalSystemId }]);
     if (result.action === "failed") throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { unit: result.errors });
-    unit = await unitByExternalId(tx, property.id, item.external_system_id);
+    unitId = (await unitByExternalId(tx, property.id, item.external_system_id))?.id ?? null;
   }
-  return unit?.id ?? null;
+  return unitId;
 }
 
 async function resolvePms(tx: Tx, owner: Owner, fields: ProspectFields): Promise<Location> {

@@ -3,11 +3,12 @@ import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { addJob } from "../../server/jobs/add-job";
 import { encryptSecret } from "../../server/secrets";
+import { TtlCache } from "../../server/ttl-cache";
 import type { Owner } from "../owners/service";
 import { isProspectComplete } from "./completeness";
 import { emitProspectEvent } from "./events";
 import { PROSPECT_MESSAGES } from "./messages";
-import { resolveLocation } from "./resolve";
+import { findReferencedLocation, resolveLocation } from "./resolve";
 import type { ProspectFields } from "./schemas";
 import { sources } from "./sources.table";
 import { type Prospect, prospects } from "./tables";
@@ -15,13 +16,24 @@ import { type Prospect, prospects } from "./tables";
 export type Source = typeof sources.$inferSelect;
 export type ProspectTransition = { prospect: Prospect; created: boolean; becameIncomplete: boolean };
 
+/**
+ * Sources are read on every prospect write and change only by an operator: a changed flow or
+ * optional-ingest setting takes effect within SOURCE_CACHE_MS (docs/decisions.md, Caches).
+ */
+export const SOURCE_CACHE_MS = 5_000;
+const clientSources = new TtlCache<Source>(SOURCE_CACHE_MS);
+
 /** The source a client may write prospects under (spec Prospect `source`: a configured source). */
 export async function sourceForClient(tx: Tx, code: string, clientId: string): Promise<Source> {
+  const cacheKey = `${clientId} ${code}`;
+  const cached = clientSources.get(cacheKey);
+  if (cached) return cached;
   const [source] = await tx
     .select()
     .from(sources)
     .where(and(eq(sources.code, code), eq(sources.clientId, clientId)));
   if (!source) throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { source: PROSPECT_MESSAGES.unknownSource });
+  clientSources.set(cacheKey, source);
   return source;
 }
 
@@ -94,11 +106,10 @@ export async function upsertProspect(
   const { owner, source, fields } = input;
   const sourceProspectId = fields.source_prospect_id as string;
   await lockProspect(tx, owner.id, source.code, sourceProspectId);
-  const [existing] = await tx
-    .select()
-    .from(prospects)
-    .where(and(eq(prospects.ownerId, owner.id), eq(prospects.source, source.code), eq(prospects.sourceProspectId, sourceProspectId)));
-  const location = await resolveLocation(tx, owner, input.clientId, fields, { propertyId: existing?.propertyId ?? null, unitId: existing?.unitId ?? null });
+  // Two independent reads, both after the lock is held: sent together, they cost one round trip.
+  const [existing, found] = await Promise.all([findProspect(tx, owner.id, source.code, sourceProspectId), findReferencedLocation(tx, owner.id, fields)]);
+  const current = { propertyId: existing?.propertyId ?? null, unitId: existing?.unitId ?? null };
+  const location = await resolveLocation(tx, owner, input.clientId, fields, current, found);
   const columns = { ...columnsFrom(fields), ...location, ...(input.occurredAt !== undefined ? { lastEventAt: input.occurredAt } : {}) };
   const draft = { ...(existing ?? defaults(owner, source, sourceProspectId)), ...columns } as Prospect;
   const complete = isProspectComplete(draft, source);
@@ -127,13 +138,16 @@ export async function upsertProspect(
       .values({ ...defaults(owner, source, sourceProspectId), ...values })
       .returning();
   }
-  if (status === "processing") {
-    await addJob(tx, "prospect__check_eligibility", { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` });
-  }
   const becameIncomplete = !!existing && existing.status !== "incomplete" && status === "incomplete";
-  // spec Event catalog: prospect.created on first creation; prospect.incomplete on the transition.
-  if (!existing) await emitProspectEvent(tx, "prospect.created", prospect, owner, source);
-  if (becameIncomplete) await emitProspectEvent(tx, "prospect.incomplete", prospect, owner, source);
+  // The job and the events are independent statements of this transaction: sent together.
+  await Promise.all([
+    status === "processing"
+      ? addJob(tx, "prospect__check_eligibility", { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` })
+      : undefined,
+    // spec Event catalog: prospect.created on first creation; prospect.incomplete on the transition.
+    existing ? undefined : emitProspectEvent(tx, "prospect.created", prospect, owner, source),
+    becameIncomplete ? emitProspectEvent(tx, "prospect.incomplete", prospect, owner, source) : undefined,
+  ]);
   return { prospect, created: !existing, becameIncomplete };
 }
 
@@ -162,4 +176,19 @@ export async function findProspect(tx: Tx, ownerId: number, source: string, sour
     .from(prospects)
     .where(and(eq(prospects.ownerId, ownerId), eq(prospects.source, source), eq(prospects.sourceProspectId, sourceProspectId)));
   return prospect;
+}
+
+/** A prospect with its source, in one statement (GET prospect). */
+export async function findProspectWithSource(
+  tx: Tx,
+  ownerId: number,
+  source: string,
+  sourceProspectId: string,
+): Promise<{ prospect: Prospect; source: Source } | undefined> {
+  const [row] = await tx
+    .select({ prospect: prospects, source: sources })
+    .from(prospects)
+    .innerJoin(sources, eq(sources.id, prospects.sourceId))
+    .where(and(eq(prospects.ownerId, ownerId), eq(prospects.source, source), eq(prospects.sourceProspectId, sourceProspectId)));
+  return row;
 }

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
-import { type ApiClient, clientSecretOf, findActiveClient, isOwnerGranted } from "../../features/auth/clients";
+import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "../../features/auth/clients";
 import { isValidRequestSignature } from "../../features/auth/request-signature";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "../../features/auth/scopes";
-import { verifyAccessToken } from "../../features/auth/tokens";
-import { propertyOwners } from "../../features/owners/tables";
+import { verifyAccessTokenCached } from "../../features/auth/tokens";
+import type { propertyOwners } from "../../features/owners/tables";
 import { errors, toTRPCError } from "../errors";
 import type { ConsoleUser } from "./context";
 import { t } from "./init";
@@ -25,8 +24,9 @@ function authenticate(gateway: Gateway) {
   return t.middleware(async ({ ctx, next }) => {
     const header = ctx.rest?.headers.get("authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const claims = match ? await verifyAccessToken(match[1], gateway) : undefined;
-    const client = claims ? await findActiveClient(ctx.db, claims.clientId) : undefined;
+    const claims = match ? await verifyAccessTokenCached(match[1], gateway) : undefined;
+    // Read on every request, through a cache of a few seconds (docs/decisions.md, Caches).
+    const client = claims ? await findActiveClientCached(ctx.db, claims.clientId) : undefined;
     if (!claims || !client || client.gateway !== gateway) throw toTRPCError(errors.gatewayUnauthorized());
     if (ctx.rest) ctx.rest.clientId = client.id;
     return next({ ctx: { client, tokenScopes: claims.scopes } });
@@ -73,13 +73,11 @@ export function ownerProcedure(scope: PartnerScope) {
       throw toTRPCError(errors.invalidFields(style?.kind === "fields" ? style.error : "Request is invalid", { owner_slug: ["is required"] }));
     }
     const slug = typeof raw.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
-    const [owner] = slug ? await ctx.db.select().from(propertyOwners).where(eq(propertyOwners.slug, slug)).limit(1) : [];
-    if (!owner) throw toTRPCError(errors.notFound("Property owner not found"));
     const client = (ctx as unknown as { client: ApiClient }).client;
-    if (!(await isOwnerGranted(ctx.db, client.id, owner.id))) {
-      throw toTRPCError(errors.forbidden("Client is not authorized for this property owner"));
-    }
-    return next({ ctx: { owner } });
+    const found = slug ? await ownerForClient(ctx.db, slug, client.id) : undefined;
+    if (!found) throw toTRPCError(errors.notFound("Property owner not found"));
+    if (!found.granted) throw toTRPCError(errors.forbidden("Client is not authorized for this property owner"));
+    return next({ ctx: { owner: found.owner } });
   });
 }
 
