@@ -19,6 +19,8 @@ const service = await startService(Number(process.env.BENCH_PORT ?? 3310), "benc
 });
 const only = process.argv[2];
 const dataDir = path.join(".data", "bench");
+// Benchmarks that call the service's code directly use its data directory (its keys) too.
+process.env.DATA_DIR = dataDir;
 const databaseUrl = (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8")) as { url: string }).url;
 try {
   if (!only || only === "owners") await ownersBench(service);

@@ -7,7 +7,7 @@ import { runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
 import { rotateOwnerSecret } from "./secrets";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./tables";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
 
 const receivers: Array<{ close: () => Promise<void> }> = [];
@@ -40,6 +40,17 @@ describe("emission (spec Delivery mechanics 1)", () => {
     expect(da[0].id).not.toBe(db[0].id);
     await runDueJobs();
     expect(new Set(hook.received.map((r) => r.headers["x-webhook-delivery"]))).toEqual(new Set([da[0].id, db[0].id]));
+  });
+
+  it("keeps no event that no endpoint receives", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    await register(hook.url, ["move_out.initiated"]);
+    expect(await emit(owner, "prospect.created", { id: "nobody" })).toEqual({ eventId: null, deliveries: 0 });
+    const db = await getDb();
+    expect(await db.select().from(webhookEvents).where(eq(webhookEvents.ownerId, owner.id))).toEqual([]);
+    const kept = await emit(owner, "move_out.initiated", { move_out_id: 1, external_id: "mo-1", status: "initiated" });
+    expect(kept).toMatchObject({ eventId: expect.any(Number), deliveries: 1 });
   });
 
   it("emits nothing when the causing transaction rolls back", async () => {

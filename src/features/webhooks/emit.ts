@@ -13,19 +13,18 @@ export type EmitInput<E extends EventName = EventName> = {
 
 /**
  * spec Events, Delivery mechanics 1: inside the caller's transaction, records the event with its
- * exact body and one delivery per `active` endpoint subscribed to it for the owner (the owner's own
+ * exact body (only when someone is subscribed: an event nobody receives is not kept) and one
+ * delivery per `active` endpoint subscribed to it for the owner (the owner's own
  * endpoints and provider subscriptions covering the owner), and adds the job that delivers them
  * (one job per 100 deliveries of the event, attempted side by side). A rolled back change emits
  * nothing; a committed one never loses a delivery. One statement for all of it.
  */
-export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number; deliveries: number }> {
+export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number | null; deliveries: number }> {
   const key: DataKey = EVENT_CATALOG[input.event];
   // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
   const body = JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } });
-  const [row] = await tx.execute<{ event_id: number; deliveries: number }>(sql`
-    with event as (
-      insert into webhook_events (owner_id, event, body) values (${input.ownerId}, ${input.event}, ${body}) returning id
-    ), targets as (
+  const [row] = await tx.execute<{ event_id: number | null; deliveries: number }>(sql`
+    with targets as (
       select e.id from webhook_endpoints e
       where e.status = 'active' and e.deleted_at is null and ${input.event} = any(e.events)
         and (
@@ -37,6 +36,10 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
                    and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = ${input.ownerId}))
           )
         )
+    ), event as (
+      insert into webhook_events (owner_id, event, body)
+      select ${input.ownerId}, ${input.event}, ${body} where exists (select 1 from targets)
+      returning id
     ), deliveries as (
       insert into webhook_deliveries (id, event_id, endpoint_id)
       select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id from event, targets
@@ -44,5 +47,5 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
     ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from deliveries`)}
     )
     select (select id from event) as event_id, (select count(*)::int from deliveries) as deliveries, (select count(*) from jobs) as _jobs`);
-  return { eventId: Number(row.event_id), deliveries: row.deliveries };
+  return { eventId: row.event_id === null ? null : Number(row.event_id), deliveries: row.deliveries };
 }
