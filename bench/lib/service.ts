@@ -10,7 +10,8 @@ export async function startService(port: number, name: string, env: Record<strin
   const dataDir = path.join(".data", name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    stdio: ["ignore", "ignore", "inherit"],
+    // BENCH_SERVICE_LOG=path keeps the service's JSON log (worker errors included) for a look afterwards.
+    stdio: ["ignore", process.env.BENCH_SERVICE_LOG ? fs.openSync(process.env.BENCH_SERVICE_LOG, "w") : "ignore", "inherit"],
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
   });
   const baseUrl = `http://localhost:${port}`;

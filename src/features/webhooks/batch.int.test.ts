@@ -6,7 +6,7 @@ import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
 import { DELIVERY_TASK, MAX_DELIVERIES_PER_JOB } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./tables";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./tables";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";
 
@@ -65,7 +65,7 @@ describe("delivery batches", () => {
     const endpoint = await register(hook.url, ["prospect.created"]);
     const db = await getDb();
     const now = new Date();
-    await db.update(webhookEndpoints).set({ rateWindowStartedAt: now, rateWindowCount: 998 }).where(eq(webhookEndpoints.id, endpoint));
+    await db.insert(webhookRateWindows).values({ endpointId: endpoint, startedAt: now, count: 998 });
     for (const id of ["a", "b", "c", "d"]) await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id } });
     await clearJobs();
     const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
@@ -119,6 +119,46 @@ describe("delivery batches", () => {
     expect(rows).toHaveLength(4 * 10 * 3 * 12);
     expect(rows.filter((row) => row.status !== "delivered" || row.attemptNumber !== 1)).toEqual([]);
     expect(hook.received).toHaveLength(4 * 10 * 3 * 12);
+  }, 60_000);
+
+  it("claims one endpoint's deliveries one by one from many workers while others emit to it, without deadlocks", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    // As prospect.ready behaves: each event is emitted in a transaction that also writes other rows,
+    // and its single delivery is claimed by one of 16 workers as soon as it commits.
+    const queue: string[] = [];
+    const failures: unknown[] = [];
+    let emitting = 8;
+    const emitters = Array.from({ length: 8 }, async (_, lane) => {
+      for (let i = 0; i < 30; i++) {
+        await db.transaction(async (tx) => {
+          await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: `one-${lane}-${i}` } });
+          await tx.execute(sql`select pg_sleep(0.002)`);
+        });
+        const [row] = await db.execute<{ id: string }>(
+          sql`select id from webhook_deliveries where endpoint_id = ${endpoint} order by created_at desc, id desc limit 1`,
+        );
+        queue.push(row.id);
+      }
+      emitting--;
+    });
+    const workers = Array.from({ length: 16 }, async () => {
+      while (emitting > 0 || queue.length > 0) {
+        const id = queue.shift();
+        if (id) await attemptDeliveries([id]).catch((error) => failures.push(error));
+        else await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    });
+    await Promise.all([...emitters, ...workers]);
+    expect(failures).toEqual([]);
+    const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
+    expect(rows).toHaveLength(240);
+    await attemptDeliveries(rows.filter((row) => row.status === "pending").map((row) => row.id));
+    expect((await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint))).filter((row) => row.status !== "delivered")).toEqual(
+      [],
+    );
   }, 60_000);
 
   it("claims while an uncommitted emission holds its foreign-key locks on the same endpoint", async () => {

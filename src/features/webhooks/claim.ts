@@ -26,10 +26,9 @@ const date = (value: unknown) => (value === null || value === undefined ? null :
  * Claims the due deliveries among `ids` with a lease, in one statement, together with their
  * endpoints and event bodies, and counts them into their endpoints' rate windows (spec: 1000
  * deliveries per minute per endpoint, a window of one minute started by the first delivery after
- * the previous window ended). Endpoint rows are locked in id order first, so concurrent claims
- * for overlapping endpoints queue instead of deadlocking; the lock is NO KEY UPDATE, which the
- * foreign-key checks of deliveries being emitted meanwhile do not wait for (nor it for them).
- * Deliveries that are not due, already
+ * the previous window ended). Windows are counted with one INSERT … ON CONFLICT in endpoint order:
+ * each window row is locked once, at its latest version, and concurrent claims for overlapping
+ * endpoints queue in the same order instead of deadlocking. Deliveries that are not due, already
  * settled or claimed by another worker are skipped.
  */
 export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
@@ -48,21 +47,19 @@ export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUnt
       from claimed c join webhook_endpoints e on e.id = c.endpoint_id
       where e.status = 'active' and e.deleted_at is null
       group by c.endpoint_id
-    ), locked as materialized (
-      select e.id, demand.n from webhook_endpoints e join demand on demand.id = e.id order by e.id for no key update of e
     ), slots as (
-      update webhook_endpoints e set
-        rate_window_started_at = case when e.rate_window_started_at is null or e.rate_window_started_at <= ${windowStart}::timestamptz
-          then ${at}::timestamptz else e.rate_window_started_at end,
-        rate_window_count = case when e.rate_window_started_at is null or e.rate_window_started_at <= ${windowStart}::timestamptz
-          then locked.n else e.rate_window_count + locked.n end
-      from locked where e.id = locked.id
-      returning e.id, e.rate_window_count as count, locked.n
+      insert into webhook_rate_windows as w (endpoint_id, started_at, count)
+      select id, ${at}::timestamptz, n from demand order by id
+      on conflict (endpoint_id) do update set
+        started_at = case when w.started_at <= ${windowStart}::timestamptz then excluded.started_at else w.started_at end,
+        count = case when w.started_at <= ${windowStart}::timestamptz then excluded.count else w.count + excluded.count end
+      returning w.endpoint_id as id, w.count
     )
-    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, s.n as window_added
+    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added
     from claimed c
     join webhook_endpoints e on e.id = c.endpoint_id
     join webhook_events ev on ev.id = c.event_id
+    left join demand dm on dm.id = c.endpoint_id
     left join slots s on s.id = c.endpoint_id
     order by c.created_at, c.id`);
   // Within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess.
@@ -109,8 +106,6 @@ function toEndpoint(row: Record<string, unknown>): WebhookEndpoint {
     events: row.events as string[],
     status: row.status as WebhookEndpoint["status"],
     staticHeaders: (row.static_headers as Record<string, string> | null) ?? {},
-    rateWindowStartedAt: date(row.rate_window_started_at),
-    rateWindowCount: row.rate_window_count as number,
     deletedAt: date(row.deleted_at),
     createdAt: date(row.created_at) as Date,
     updatedAt: date(row.updated_at) as Date,

@@ -7,7 +7,7 @@ import { runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
 import { rotateOwnerSecret } from "./secrets";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
 
 const receivers: Array<{ close: () => Promise<void> }> = [];
@@ -189,7 +189,7 @@ describe("retries (spec Ordering and retries, Webhook delivery status)", () => {
     const hook = await receiver();
     const endpoint = await register(hook.url, ["prospect.created"]);
     const now = new Date();
-    await (await getDb()).update(webhookEndpoints).set({ rateWindowStartedAt: now, rateWindowCount: 1000 }).where(eq(webhookEndpoints.id, endpoint));
+    await (await getDb()).insert(webhookRateWindows).values({ endpointId: endpoint, startedAt: now, count: 1000 });
     await emit(owner, "prospect.created", { id: "limited" });
     const [delivery] = await deliveriesOf(endpoint);
     const limited = await attemptDelivery(delivery.id, { now: () => new Date(now.getTime() + 1000) });

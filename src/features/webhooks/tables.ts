@@ -19,9 +19,6 @@ export const webhookEndpoints = pgTable(
     status: text("status", { enum: ENDPOINT_STATUSES }).notNull().default("active"),
     /** Operator-configured static headers (spec Delivery mechanics 5); never set through the API. */
     staticHeaders: jsonb("static_headers").$type<Record<string, string>>().notNull().default({}),
-    /** Fixed one-minute window of the per-endpoint rate limit (spec: 1000 deliveries per minute). */
-    rateWindowStartedAt: timestamp("rate_window_started_at", { withTimezone: true }),
-    rateWindowCount: integer("rate_window_count").notNull().default(0),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -32,6 +29,19 @@ export const webhookEndpoints = pgTable(
     check("webhook_endpoints_one_subscriber", sql`(${t.ownerId} is null) <> (${t.providerId} is null)`),
   ],
 );
+
+/**
+ * The current one-minute window of an endpoint's rate limit (spec: 1000 deliveries per minute). Its
+ * own table, so counting deliveries in never locks the endpoint row that emitting transactions'
+ * foreign-key checks lock too.
+ */
+export const webhookRateWindows = pgTable("webhook_rate_windows", {
+  endpointId: text("endpoint_id")
+    .primaryKey()
+    .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  count: integer("count").notNull(),
+});
 
 /** One event as it happened, with the exact body every delivery of it sends (spec Events, Body). */
 export const webhookEvents = pgTable(
