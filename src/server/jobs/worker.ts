@@ -23,6 +23,8 @@ export async function startWorker(url: string, mode: "inline" | "process", concu
     taskList,
     crontab,
     concurrency,
+    // One connection per concurrently running job, and a couple for fetching and LISTEN.
+    maxPoolSize: Math.max(10, concurrency + 2),
     noHandleSignals: true,
     pollInterval: 1000,
     // Completed jobs are marked in batches instead of one statement each. (A local queue would fetch
