@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { startReceiver } from "../../test/https-receiver";
+import { runDueJobs } from "../../test/jobs";
 import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
 import { DELIVERY_TASK, MAX_DELIVERIES_PER_JOB } from "./jobs";
@@ -215,6 +216,29 @@ describe("delivery batches", () => {
     // Only the reaper's job is queued; the late result scheduled nothing.
     expect((await deliveryJobs()).map((job) => job.ids)).toEqual([[delivery.id]]);
   }, 15_000);
+});
+
+describe("jobs of a dead worker (issue 4: picked up again within 2 minutes)", () => {
+  it("unlocks a job a killed worker had taken before claiming its deliveries, once its lock is older than the stale-lock limit", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver();
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    await clearJobs();
+    await emitEvent(db, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: "orphan" } });
+    // A worker took the job and died before its first statement: the job stays locked by it.
+    const lock = (secondsAgo: number) =>
+      db.execute(sql`update graphile_worker._private_jobs set locked_by = 'worker-killed', locked_at = now() - make_interval(secs => ${secondsAgo})`);
+    await lock(30);
+    await reapLapsedDeliveries();
+    await runDueJobs();
+    expect(hook.received).toHaveLength(0); // younger than the limit: it may still be running
+    await lock(61);
+    await reapLapsedDeliveries();
+    await runDueJobs();
+    expect(hook.received).toHaveLength(1);
+    expect((await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint)))[0].status).toBe("delivered");
+  });
 });
 
 async function lastEventId(): Promise<number | undefined> {
