@@ -75,7 +75,8 @@ describe("request signatures on the prospect and move-out routes (decisions §6)
       const headers: Record<string, string> = {};
       if (sign !== "none") {
         const signature = signRequest(client.secret, { method: "POST", pathWithQuery: path, rawBody: raw });
-        headers["x-request-signature"] = sign === "good" ? signature : signature.replace(/v1=./, "v1=0");
+        // "bad": the digest's first hex digit changed to another one.
+        headers["x-request-signature"] = sign === "good" ? signature : signature.replace(/v1=(.)/, (_, digit) => `v1=${digit === "0" ? "1" : "0"}`);
       }
       return call("POST", path, { token, rawBody: raw, headers });
     };
