@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
+import { afterAll } from "vitest";
 
 export type Received = { headers: Record<string, string>; rawBody: string; receivedAt: number };
 type Behavior = { status: number; delayMs?: number; body?: string };
@@ -37,5 +38,18 @@ export async function startReceiver(initial: Behavior = { status: 200 }) {
       behavior = next;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** For one test file: starts receivers (by status, or full behavior) and closes them all after its tests. */
+export function receiversOfThisFile() {
+  const started: Array<{ close: () => Promise<void> }> = [];
+  afterAll(async () => {
+    await Promise.all(started.map((r) => r.close()));
+  });
+  return async (behavior: Behavior | number = 200) => {
+    const r = await startReceiver(typeof behavior === "number" ? { status: behavior } : behavior);
+    started.push(r);
+    return r;
   };
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
-import { startReceiver } from "../../test/https-receiver";
+import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
@@ -11,13 +11,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindow
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";
 
-const receivers: Array<{ close: () => Promise<void> }> = [];
-afterAll(async () => Promise.all(receivers.map((r) => r.close())));
-async function receiver(behavior: { status: number; delayMs?: number } = { status: 200 }) {
-  const r = await startReceiver(behavior);
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile();
 
 /** The delivery jobs waiting in this file's database, with their delivery ids. */
 async function deliveryJobs() {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { call } from "../../test/http";
-import { startReceiver } from "../../test/https-receiver";
+import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
@@ -10,13 +10,7 @@ import { rotateOwnerSecret } from "./secrets";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
 
-const receivers: Array<{ close: () => Promise<void> }> = [];
-afterAll(async () => Promise.all(receivers.map((r) => r.close())));
-async function receiver(status = 200) {
-  const r = await startReceiver({ status });
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile();
 
 async function deliveriesOf(endpointId: string) {
   return (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));

@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
-import { enqueueDeliveries } from "./jobs";
+import { enqueueDelivery } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
 
@@ -92,6 +92,6 @@ export async function retryDelivery(tx: Tx, endpointId: string, id: string) {
     .set({ status: "pending", attemptNumber: 0, nextRetryAt: null, updatedAt: sql`now()` })
     .where(eq(webhookDeliveries.id, id))
     .returning();
-  await enqueueDeliveries(tx, [id]);
+  await enqueueDelivery(tx, id);
   return deliveryView({ ...delivery, event: row.event });
 }

@@ -7,11 +7,9 @@ export const DELIVERY_TASK = "webhook_delivery__attempt";
 /** A job never carries more deliveries than this; larger sets are split over several jobs. */
 export const MAX_DELIVERIES_PER_JOB = 100;
 
-/** Enqueues an attempt of these deliveries through the caller's transaction (now, or at `runAt`). */
-export async function enqueueDeliveries(tx: Tx, deliveryIds: string[], runAt?: Date): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += MAX_DELIVERIES_PER_JOB) {
-    await addJob(tx, DELIVERY_TASK, { deliveryIds: deliveryIds.slice(i, i + MAX_DELIVERIES_PER_JOB) }, { runAt });
-  }
+/** Enqueues an attempt of one delivery through the caller's transaction (the retry route). */
+export async function enqueueDelivery(tx: Tx, deliveryId: string): Promise<void> {
+  await addJob(tx, DELIVERY_TASK, { deliveryIds: [deliveryId] });
 }
 
 /**

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
 import { grant, newOwner, unique } from "../../test/factories";
 import { call } from "../../test/http";
-import { startReceiver } from "../../test/https-receiver";
+import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { emitEvent } from "./emit";
 import { WEBHOOK_MESSAGES } from "./messages";
@@ -13,13 +13,7 @@ import { providers } from "./providers.table";
 import { webhookDeliveries } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
 
-const receivers: Array<{ close: () => Promise<void> }> = [];
-afterAll(async () => Promise.all(receivers.map((r) => r.close())));
-async function receiver() {
-  const r = await startReceiver({ status: 200 });
-  receivers.push(r);
-  return r;
-}
+const receiver = receiversOfThisFile();
 
 const deliveriesOf = async (endpointId: string) => (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 
