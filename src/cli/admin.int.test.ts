@@ -149,6 +149,11 @@ describe("npm run admin (decisions §4)", () => {
     const insecure = await admin("frame-origin", "add", "--origin", "http://portal.example.com");
     expect(insecure.code).toBe(1);
     expect(insecure.err).toContain("Not an HTTPS origin");
+    // The CLI renders the one error model: message and kind, then each field's messages.
+    expect(insecure.err).toMatch(/^Not an HTTPS origin: http:\/\/portal\.example\.com \(invalid\)\n {2}origin: Not an HTTPS origin/);
+    const unknownOwner = await admin("owner", "secret", "--owner", "no-such-owner");
+    expect(unknownOwner.code).toBe(1);
+    expect(unknownOwner.err).toContain("(not_found)");
   });
 
   it("user create stores a hashed password that signs in", async () => {

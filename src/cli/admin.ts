@@ -12,6 +12,7 @@ import { createProvider } from "../features/webhooks/providers";
 import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
 import { closeDb, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
+import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
 import { decryptSecret } from "../server/secrets";
 
 /**
@@ -80,7 +81,7 @@ const COMMANDS: Record<string, Command> = {
     usage: "--owner SLUG",
     run: async (flags) => {
       const owner = await findOwnerBySlug(await getDb(), str(flags, "owner"));
-      if (!owner) throw new Error(`No owner ${flags.owner}`);
+      if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
       return { signing_secret: decryptSecret(owner.signingSecretEncrypted) };
     },
   },
@@ -89,7 +90,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const db = await getDb();
       const owner = await findOwnerBySlug(db, str(flags, "owner"));
-      if (!owner) throw new Error(`No owner ${flags.owner}`);
+      if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
       const secret = await db.transaction((tx) => rotateOwnerSecret(tx, owner.id));
       return { signing_secret: secret, previous_secret_valid_until: new Date(Date.now() + ROTATION_WINDOW_MS).toISOString() };
     },
@@ -134,6 +135,14 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The CLI's rendering of the one error model: the message, then each field's messages. */
+function cliMessageOf(error: unknown): string {
+  const known = appErrorOf(error);
+  if (!known) return `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const fields = known.kind === "invalid" ? Object.entries(fieldMessagesOf(known)).filter(([field]) => field !== "base") : [];
+  return [`${known.message} (${known.kind})`, ...fields.map(([field, messages]) => `  ${field}: ${messages.join("; ")}`)].join("\n");
+}
+
 export async function runAdmin(argv: string[]): Promise<number> {
   const [noun, verb, ...rest] = argv;
   const name = `${noun ?? ""} ${verb ?? ""}`;
@@ -177,8 +186,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${error instanceof UsageError ? `${message}\nUsage: admin ${name} ${command.usage}` : message}\n`);
+    process.stderr.write(`${error instanceof UsageError ? `${error.message}\nUsage: admin ${name} ${command.usage}` : cliMessageOf(error)}\n`);
     return 1;
   } finally {
     await closeDb();

@@ -1,46 +1,110 @@
 import { TRPCError } from "@trpc/server";
 
 /**
- * Every error a partner can see, in one place. Domain code throws these; the REST layer answers
- * `status` with `body` exactly, and tRPC callers (the console) get the matching tRPC code.
- *
- * Bodies: the specification's where it states them, else decisions §7 `{status_code, error}`.
+ * The one error model (style §4). Domain code throws an `AppError`: a kind, a message (a constant of
+ * the feature's `messages.ts` where partners match on it), and for `invalid` the field errors. It
+ * never carries a wire body: each surface renders it once, the REST gateways in
+ * `src/server/http/error-wire.ts` (the specification's bodies and statuses, and the OpenAPI error
+ * responses from the same table), the console through tRPC's `errorFormatter`, the CLI on stderr.
  */
 export type FieldErrors = Record<string, string[]>;
 
+/** Every kind of failure a caller can cause, with its HTTP status. */
+export const STATUS_OF_KIND = {
+  /** Gateway authentication failed (spec Token exchange 6). */
+  unauthenticated: 401,
+  /** The token's scopes do not cover the route (spec Token exchange 7). */
+  scope_missing: 403,
+  /** Token exchange credentials rejected (spec Token exchange 5). */
+  access_denied: 401,
+  /** Token exchange request refused with an OAuth error code (`invalid_request`, `invalid_scope`, …). */
+  oauth_invalid: 400,
+  /** Request signature missing, malformed, wrong or stale (decisions §6). */
+  invalid_signature: 401,
+  not_found: 404,
+  /** Authenticated but not allowed (application-level 403). */
+  forbidden: 403,
+  conflict: 409,
+  bad_request: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  /** Validation failure with field errors (422). */
+  invalid: 422,
+  /** Temporarily unable to serve; the caller should retry. */
+  unavailable: 503,
+  internal: 500,
+} as const;
+
+export type ErrorKind = keyof typeof STATUS_OF_KIND;
+
+type AppErrorOptions = {
+  fields?: FieldErrors;
+  /** For `invalid`: a nested item that failed, under its field (spec: a failed nested property or unit carries that item's `errors`). */
+  nested?: Record<string, FieldErrors>;
+  /** For `invalid`: the resource the specification keys its 422 body by (`prospect`, `move_out`). */
+  resource?: string;
+  /** For `oauth_invalid`: the OAuth error code. */
+  oauthCode?: string;
+  cause?: unknown;
+};
+
 export class AppError extends Error {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-  constructor(status: number, body: Record<string, unknown>, message?: string) {
-    super(message ?? String(body.error ?? body.message ?? body.error_description ?? `HTTP ${status}`));
+  readonly kind: ErrorKind;
+  readonly fields?: FieldErrors;
+  readonly nested?: Record<string, FieldErrors>;
+  readonly resource?: string;
+  readonly oauthCode?: string;
+
+  constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
-    this.status = status;
-    this.body = body;
+    this.kind = kind;
+    this.fields = options.fields;
+    this.nested = options.nested;
+    this.resource = options.resource;
+    this.oauthCode = options.oauthCode;
+  }
+
+  get status(): number {
+    return STATUS_OF_KIND[this.kind];
   }
 }
 
-const plain = (status: number, error: string) => new AppError(status, { status_code: status, error });
+/** Message constants of the gateways themselves; features keep theirs in their `messages.ts`. */
+export const GATEWAY_MESSAGES = {
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden",
+  invalidSignature: "Invalid request signature",
+  notFound: "Not found",
+  invalidJson: "Request body is not valid JSON",
+  mediaType: "Content-Type must be application/json",
+  requestInvalid: "Request is invalid",
+  internal: "Internal server error",
+} as const;
 
 export const errors = {
-  /** Gateway authentication failure: body exactly `{message: "Unauthorized"}` (spec Token exchange 6). */
-  gatewayUnauthorized: () => new AppError(401, { message: "Unauthorized" }),
-  /** Gateway scope failure: body exactly `{message: "Forbidden"}` (spec Token exchange 7). */
-  gatewayForbidden: () => new AppError(403, { message: "Forbidden" }),
-  /** Token exchange rejection (spec Token exchange 5). */
-  accessDenied: () => new AppError(401, { error: "access_denied", error_description: "Unauthorized" }),
-  oauth: (status: number, error: string, description: string) => new AppError(status, { error, error_description: description }),
-  invalidSignature: () => plain(401, "Invalid request signature"),
-  notFound: (what = "Not found") => plain(404, what),
-  forbidden: (why: string) => plain(403, why),
-  conflict: (why: string) => plain(409, why),
-  badRequest: (why: string) => plain(400, why),
-  unsupportedMediaType: () => plain(415, "Content-Type must be application/json"),
-  payloadTooLarge: (why: string) => plain(413, why),
-  /** 422 with field-level errors (onboarding, owner creation). */
-  invalidFields: (error: string, fields: FieldErrors) => new AppError(422, { status_code: 422, error, errors: fields }),
-  /** 422 in the spec's resource-keyed shape, e.g. `{status_code, error, prospect: {attr: message}}`. */
-  invalidResource: (error: string, key: string, fields: Record<string, unknown>) => new AppError(422, { status_code: 422, error, [key]: fields }),
-  internal: () => plain(500, "Internal server error"),
+  gatewayUnauthorized: () => new AppError("unauthenticated", GATEWAY_MESSAGES.unauthorized),
+  gatewayForbidden: () => new AppError("scope_missing", GATEWAY_MESSAGES.forbidden),
+  accessDenied: () => new AppError("access_denied", GATEWAY_MESSAGES.unauthorized),
+  oauth: (code: string, description: string) => new AppError("oauth_invalid", description, { oauthCode: code }),
+  invalidSignature: () => new AppError("invalid_signature", GATEWAY_MESSAGES.invalidSignature),
+  notFound: (what: string = GATEWAY_MESSAGES.notFound) => new AppError("not_found", what),
+  forbidden: (why: string) => new AppError("forbidden", why),
+  conflict: (why: string) => new AppError("conflict", why),
+  badRequest: (why: string) => new AppError("bad_request", why),
+  unsupportedMediaType: () => new AppError("unsupported_media_type", GATEWAY_MESSAGES.mediaType),
+  payloadTooLarge: (why: string) => new AppError("payload_too_large", why),
+  /** 422 with field errors: `{status_code, error, errors: {field: [messages]}}` on the wire. */
+  invalidFields: (error: string, fields: FieldErrors) => new AppError("invalid", error, { fields }),
+  /** 422 keyed by resource: `{status_code, error, <resource>: {field: message}}` on the wire (spec Errors). */
+  invalidResource: (error: string, resource: string, fields: FieldErrors) => new AppError("invalid", error, { fields, resource }),
+  /** 422 keyed by resource whose field holds a failed nested item's own errors (`prospect.property`). */
+  invalidNested: (error: string, resource: string, field: string, itemErrors: FieldErrors) =>
+    new AppError("invalid", error, { resource, nested: { [field]: itemErrors } }),
+  /** An operator's invalid command or input (CLI, console), one field or none. */
+  invalid: (message: string, field?: string) => new AppError("invalid", message, { fields: field ? { [field]: [message] } : undefined }),
+  unavailable: (why: string) => new AppError("unavailable", why),
+  internal: (cause?: unknown) => new AppError("internal", GATEWAY_MESSAGES.internal, { cause }),
 };
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
@@ -52,9 +116,10 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
+  503: "SERVICE_UNAVAILABLE",
 };
 
-/** Throwable inside a procedure: tRPC keeps the AppError as `cause`, the REST layer answers its body. */
+/** Throwable inside a procedure: tRPC keeps the AppError as `cause` for every surface to render. */
 export function toTRPCError(error: AppError): TRPCError {
   return new TRPCError({ code: TRPC_CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR", message: error.message, cause: error });
 }
@@ -66,4 +131,18 @@ export function appErrorOf(error: unknown): AppError | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Field errors flattened to one message each (the resource-keyed 422 shape, ingestion rejections). */
+export function flattenFieldErrors(fields: FieldErrors | undefined): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(fields ?? {})) flat[field] = messages.join("; ");
+  return flat;
+}
+
+/** Every message of an `invalid` error by field, a failed nested item's messages under its field. */
+export function fieldMessagesOf(error: AppError): FieldErrors {
+  const messages: FieldErrors = { ...error.fields };
+  for (const [field, item] of Object.entries(error.nested ?? {})) messages[field] = [...(messages[field] ?? []), ...Object.values(item).flat()];
+  return Object.keys(messages).length ? messages : { base: [error.message] };
 }

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
 import { constantTimeEqual, decryptSecret, encryptSecret, hashGeneratedSecret, randomToken } from "../../server/secrets";
 import { TtlCache } from "../../server/ttl-cache";
 import { propertyOwners } from "../owners/tables";
@@ -19,7 +20,7 @@ export async function createClient(
   const allowed = scopesOfGateway(input.gateway);
   const scopes = input.scopes?.length ? input.scopes : [...allowed];
   const foreign = scopes.filter((scope) => !allowed.includes(scope));
-  if (foreign.length) throw new Error(`Scopes not of the ${input.gateway} gateway: ${foreign.join(", ")}`);
+  if (foreign.length) throw errors.invalid(`Scopes not of the ${input.gateway} gateway: ${foreign.join(", ")}`, "scopes");
   const clientId = `${input.gateway === "partner" ? "pc" : "ic"}_${randomToken(12)}`;
   const secret = randomToken(32);
   await tx.insert(apiClients).values({
@@ -79,9 +80,9 @@ export async function grantOwner(tx: Tx, clientId: string, ownerId: number): Pro
 
 export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: string): Promise<{ client_id: string; owner_slug: string }> {
   const client = await findActiveClient(tx, clientId);
-  if (!client) throw new Error(`No active client ${clientId}`);
+  if (!client) throw errors.notFound(`No active client ${clientId}`);
   const [owner] = await tx.select({ id: propertyOwners.id }).from(propertyOwners).where(eq(propertyOwners.slug, ownerSlug));
-  if (!owner) throw new Error(`No owner ${ownerSlug}`);
+  if (!owner) throw errors.notFound(`No owner ${ownerSlug}`);
   await grantOwner(tx, clientId, owner.id);
   return { client_id: clientId, owner_slug: ownerSlug };
 }

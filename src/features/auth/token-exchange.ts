@@ -22,7 +22,7 @@ export async function exchangeClientCredentials(
   if (input.scope !== undefined && input.scope.trim() !== "") {
     const requested = parseScopeParam(gateway, input.scope);
     const notGranted = [...requested.unknown, ...requested.scopes.filter((scope) => !client.scopes.includes(scope))];
-    if (notGranted.length) throw errors.oauth(400, "invalid_scope", `Scopes not granted to this client: ${notGranted.join(" ")}`);
+    if (notGranted.length) throw errors.oauth("invalid_scope", `Scopes not granted to this client: ${notGranted.join(" ")}`);
     scopes = requested.scopes;
   }
   const accessToken = await issueAccessToken({ clientId: client.id, gateway, scopes });

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
 import type { ConsoleUser } from "../../server/trpc/context";
 import { hashPassword, verifyPassword } from "./passwords";
 import { users } from "./users.table";
 
 export async function createUser(tx: Tx, input: { email: string; password: string; role: ConsoleUser["role"] }): Promise<{ user_id: number }> {
-  if (input.password.length < 8) throw new Error("Password must be at least 8 characters");
+  if (input.password.length < 8) throw errors.invalid("Password must be at least 8 characters", "password");
   const [user] = await tx
     .insert(users)
     .values({ email: input.email.trim().toLowerCase(), passwordHash: await hashPassword(input.password), role: input.role })

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../server/db/client";
-import { appErrorOf } from "../../server/errors";
+import { appErrorOf, fieldMessagesOf } from "../../server/errors";
 import { fieldErrorsOf } from "../../server/http/input-errors";
 import { isOwnerGranted } from "../auth/clients";
 import { findOwnerBySlug } from "../owners/service";
@@ -45,8 +45,8 @@ export async function applyIngestionEvent(tx: Tx, event: IngestionEvent): Promis
     if (error instanceof Rejection) outcome = { status: "rejected", reasons: error.reasons };
     else {
       const known = appErrorOf(error);
-      if (known?.status !== 422) throw error;
-      outcome = { status: "rejected", reasons: flatten((known.body.prospect ?? known.body.errors ?? {}) as Record<string, unknown>) };
+      if (known?.kind !== "invalid") throw error;
+      outcome = { status: "rejected", reasons: fieldMessagesOf(known) };
     }
   }
   await tx
@@ -80,15 +80,6 @@ async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
   if (!fields.success) throw new Rejection(fieldErrorsOf(fields.error));
   const transition = await upsertProspect(tx, { owner, clientId: event.clientId, source, fields: fields.data, occurredAt });
   return { status: "applied", transition };
-}
-
-function flatten(fields: Record<string, unknown>): Record<string, string[]> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([field, value]) => [
-      field,
-      Array.isArray(value) ? value.map(String) : typeof value === "object" && value ? Object.values(value).flat().map(String) : [String(value)],
-    ]),
-  );
 }
 
 export async function pendingEvent(tx: Tx, id: number): Promise<IngestionEvent | undefined> {

@@ -1,4 +1,5 @@
 import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
 import { findActiveClient, grantOwner } from "../auth/clients";
 import { findOwnerBySlug } from "./service";
 import { ownerBuildingGrants } from "./tables";
@@ -9,9 +10,9 @@ import { ownerBuildingGrants } from "./tables";
  */
 export async function grantBuilding(tx: Tx, input: { ownerSlug: string; clientId: string; pmsType: "pms_one" | "pms_two"; pmsPropertyId: string }) {
   const owner = await findOwnerBySlug(tx, input.ownerSlug);
-  if (!owner) throw new Error(`No owner ${input.ownerSlug}`);
-  if (!owner.managed) throw new Error(`Owner ${input.ownerSlug} is not a managed owner; grant the whole owner with 'client grant'`);
-  if (!(await findActiveClient(tx, input.clientId))) throw new Error(`No active client ${input.clientId}`);
+  if (!owner) throw errors.notFound(`No owner ${input.ownerSlug}`);
+  if (!owner.managed) throw errors.invalid(`Owner ${input.ownerSlug} is not a managed owner; grant the whole owner with 'client grant'`, "owner");
+  if (!(await findActiveClient(tx, input.clientId))) throw errors.notFound(`No active client ${input.clientId}`);
   await grantOwner(tx, input.clientId, owner.id);
   await tx
     .insert(ownerBuildingGrants)

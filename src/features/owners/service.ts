@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { AppError, errors } from "../../server/errors";
+import { errors } from "../../server/errors";
 import { encryptSecret, randomToken } from "../../server/secrets";
 import { grantOwner, isOwnerGranted } from "../auth/clients";
 import { isRosterLoaded } from "../roster/readiness";
@@ -34,7 +34,7 @@ export async function upsertOwner(tx: Tx, clientId: string, input: UpsertOwnerIn
     if (created) return { owner: created, created: true };
     // Lost a race with a concurrent create of the same external_org_id: read it and update.
   }
-  throw new Error(`Could not upsert owner ${input.external_org_id}`);
+  throw errors.unavailable(`Could not upsert owner ${input.external_org_id} under concurrent writes; retry`);
 }
 
 async function createOwner(tx: Tx, clientId: string, input: UpsertOwnerInput): Promise<Owner | undefined> {
@@ -89,7 +89,7 @@ async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: Upsert
 /** A managed owner (decisions §4 `owner create-managed`): the partner cannot create or configure it. */
 export async function createManagedOwner(tx: Tx, input: { name: string; externalOrgId: string }): Promise<Owner> {
   const [existing] = await tx.select().from(propertyOwners).where(eq(propertyOwners.externalOrgId, input.externalOrgId));
-  if (existing) throw new AppError(409, { status_code: 409, error: `external_org_id ${input.externalOrgId} is already in use` });
+  if (existing) throw errors.conflict(`external_org_id ${input.externalOrgId} is already in use`);
   const [owner] = await tx
     .insert(propertyOwners)
     .values({

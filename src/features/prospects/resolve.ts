@@ -63,7 +63,7 @@ async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: Pro
   if (propertyId === null && !isReference(item)) {
     await lockOwnerRoster(tx, owner.id);
     const [result] = await upsertProperties(tx, owner, clientId, [item]);
-    if (result.action === "failed") throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { property: result.errors });
+    if (result.action === "failed") throw errors.invalidNested(PROSPECT_MESSAGES.invalid, "prospect", "property", result.errors ?? {});
     propertyId = (await propertyByExternalId(tx, owner.id, item.external_system_id))?.id ?? null;
     knownUnitId = undefined; // a building created just now: its units are looked up afresh
   }
@@ -84,7 +84,7 @@ async function resolveUnit(
   if (unitId === null && !isReference(item) && property.externalSystemId) {
     await lockOwnerRoster(tx, owner.id);
     const [result] = await upsertUnits(tx, owner.id, [{ ...item, property_external_id: property.externalSystemId }]);
-    if (result.action === "failed") throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { unit: result.errors });
+    if (result.action === "failed") throw errors.invalidNested(PROSPECT_MESSAGES.invalid, "prospect", "unit", result.errors ?? {});
     unitId = (await unitByExternalId(tx, property.id, item.external_system_id))?.id ?? null;
   }
   return unitId;

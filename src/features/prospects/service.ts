@@ -32,7 +32,7 @@ export async function sourceForClient(tx: Tx, code: string, clientId: string): P
     .select()
     .from(sources)
     .where(and(eq(sources.code, code), eq(sources.clientId, clientId)));
-  if (!source) throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { source: PROSPECT_MESSAGES.unknownSource });
+  if (!source) throw errors.invalidResource(PROSPECT_MESSAGES.invalid, "prospect", { source: [PROSPECT_MESSAGES.unknownSource] });
   clientSources.set(cacheKey, source);
   return source;
 }

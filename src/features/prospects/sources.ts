@@ -1,4 +1,5 @@
 import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
 import { findActiveClient } from "../auth/clients";
 import { sources } from "./sources.table";
 
@@ -7,11 +8,11 @@ export async function createSource(
   tx: Tx,
   input: { code: string; clientId: string; flow?: "embedded" | "expedited"; optionalIngestFields?: boolean; redirectDomains?: string[] },
 ) {
-  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(input.code)) throw new Error("Source code must be lowercase letters, digits, '_' or '-'");
-  if (!(await findActiveClient(tx, input.clientId))) throw new Error(`No active client ${input.clientId}`);
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(input.code)) throw errors.invalid("Source code must be lowercase letters, digits, '_' or '-'", "code");
+  if (!(await findActiveClient(tx, input.clientId))) throw errors.notFound(`No active client ${input.clientId}`);
   const domains = (input.redirectDomains ?? []).map((domain) => domain.trim().toLowerCase()).filter(Boolean);
   for (const domain of domains) {
-    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw new Error(`Not a domain name: ${domain}`);
+    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw errors.invalid(`Not a domain name: ${domain}`, "redirect_domain");
   }
   const [source] = await tx
     .insert(sources)

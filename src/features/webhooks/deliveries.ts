@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { errors } from "../../server/errors";
+import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { enqueueDelivery } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
@@ -26,7 +26,8 @@ const cursorOf = (row: Row) => Buffer.from(`${row.createdAt.toISOString()}|${row
 function parseCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime())) throw errors.invalidFields("Request is invalid", { cursor: ["is not a cursor from a previous page"] });
+  if (!id || Number.isNaN(createdAt.getTime()))
+    throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, { cursor: ["is not a cursor from a previous page"] });
   return { createdAt, id };
 }
 

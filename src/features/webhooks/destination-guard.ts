@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { getConfig } from "../../server/config";
+import { errors } from "../../server/errors";
 
 /**
  * Addresses a webhook must never reach (issue: SSRF): loopback, private, carrier-grade NAT,
@@ -75,9 +76,9 @@ export async function checkDestination(url: string): Promise<UrlProblem | null> 
 export async function resolveDestination(hostname: string): Promise<{ address: string; family: number }> {
   const host = hostname.replace(/^\[|\]$/g, "");
   const [entry] = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
-  if (!entry) throw new Error(`DNS lookup of ${host} returned no address`);
+  if (!entry) throw errors.unavailable(`DNS lookup of ${host} returned no address`);
   if (!getConfig().allowPrivateWebhookDestinations && isBlockedAddress(entry.address)) {
-    throw new Error(`destination ${host} resolves to a blocked address (${entry.address})`);
+    throw errors.forbidden(`destination ${host} resolves to a blocked address (${entry.address})`);
   }
   return entry;
 }

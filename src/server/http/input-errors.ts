@@ -1,5 +1,5 @@
 import type { ZodError } from "zod";
-import { type AppError, errors, type FieldErrors } from "../errors";
+import { type AppError, errors, type FieldErrors, GATEWAY_MESSAGES } from "../errors";
 import type { InputErrorStyle } from "../trpc/init";
 
 type Issue = ZodError["issues"][number];
@@ -40,16 +40,13 @@ export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldEr
 export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodError): AppError {
   switch (style?.kind) {
     case "oauth":
-      return errors.oauth(400, "invalid_request", summarize(fieldErrorsOf(zodError)));
-    case "resource": {
-      const flat: Record<string, string> = {};
-      for (const [field, messages] of Object.entries(fieldErrorsOf(zodError, style.key))) flat[field] = messages.join("; ");
-      return errors.invalidResource(style.error, style.key, flat);
-    }
+      return errors.oauth("invalid_request", summarize(fieldErrorsOf(zodError)));
+    case "resource":
+      return errors.invalidResource(style.error, style.key, fieldErrorsOf(zodError, style.key));
     case "fields":
       return errors.invalidFields(style.error, fieldErrorsOf(zodError));
     default:
-      return errors.invalidFields("Request is invalid", fieldErrorsOf(zodError));
+      return errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fieldErrorsOf(zodError));
   }
 }
 

@@ -4,84 +4,10 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Meta } from "../trpc/init";
 import { partnerApiRouter } from "../trpc/routers";
+import { openApiErrorResponse } from "./error-wire";
 
 type Json = Record<string, unknown>;
 type Operation = { responses: Record<string, Json>; requestBody?: { content: Record<string, { schema: Json }> }; security?: unknown };
-
-const errorBody = (example: Json): Json => ({
-  type: "object",
-  properties: { status_code: { type: "integer" }, error: { type: "string" } },
-  required: ["status_code", "error"],
-  example,
-});
-const gatewayBody = (message: string): Json => ({
-  type: "object",
-  properties: { message: { type: "string", const: message } },
-  required: ["message"],
-  additionalProperties: false,
-  example: { message },
-});
-const oauthBody = (example: Json): Json => ({
-  type: "object",
-  properties: { error: { type: "string" }, error_description: { type: "string" } },
-  required: ["error", "error_description"],
-  example,
-});
-const json = (description: string, schema: Json) => ({ description, content: { "application/json": { schema } } });
-
-function errorResponse(status: number, meta: Meta): Json {
-  const isToken = meta.inputErrors?.kind === "oauth";
-  switch (status) {
-    case 400:
-      return isToken
-        ? json("Malformed request, unsupported grant type or scope", oauthBody({ error: "invalid_request", error_description: "client_id is required" }))
-        : json("Malformed request body", errorBody({ status_code: 400, error: "Request body is not valid JSON" }));
-    case 401:
-      return isToken
-        ? json("Credentials rejected", oauthBody({ error: "access_denied", error_description: "Unauthorized" }))
-        : json("Token missing, expired or invalid (gateway)", gatewayBody("Unauthorized"));
-    case 403:
-      return json("Token scopes do not cover the route (gateway), or the client is not granted this owner", {
-        oneOf: [gatewayBody("Forbidden"), errorBody({ status_code: 403, error: "Client is not authorized for this property owner" })],
-      });
-    case 404:
-      return json("Unknown owner slug or resource", errorBody({ status_code: 404, error: "Property owner not found" }));
-    case 409:
-      return json("Conflict", errorBody({ status_code: 409, error: "external_org_id belongs to a property owner managed directly by the service" }));
-    case 415:
-      return json("Body without Content-Type: application/json", errorBody({ status_code: 415, error: "Content-Type must be application/json" }));
-    case 422:
-      return json("Validation failure", validationBody(meta));
-    default:
-      return json("Error", errorBody({ status_code: status, error: "Error" }));
-  }
-}
-
-function validationBody(meta: Meta): Json {
-  const style = meta.inputErrors;
-  if (style?.kind === "resource") {
-    return {
-      type: "object",
-      properties: {
-        status_code: { type: "integer", const: 422 },
-        error: { type: "string" },
-        [style.key]: { type: "object", additionalProperties: { type: "string" }, description: "Attribute name to message" },
-      },
-      required: ["status_code", "error", style.key],
-      example: { status_code: 422, error: style.error, [style.key]: { external_id: "can't be blank" } },
-    };
-  }
-  return {
-    type: "object",
-    properties: {
-      status_code: { type: "integer", const: 422 },
-      error: { type: "string" },
-      errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, description: "Field name to messages" },
-    },
-    required: ["status_code", "error", "errors"],
-    example: { status_code: 422, error: style?.kind === "fields" ? style.error : "Request is invalid", errors: { name: ["is required"] } },
-  };
-}
 
 /**
  * The generator documents only 200 and tRPC's own error shapes; the specification's statuses and
@@ -103,7 +29,7 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     } else {
       responses["200"] = success;
     }
-    for (const status of meta.responses?.errors ?? []) responses[String(status)] = errorResponse(status, meta);
+    for (const status of meta.responses?.errors ?? []) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
     operation.responses = responses;
     if (meta.openapi.protect === false) operation.security = [];
     if (meta.arrayBody && operation.requestBody) {

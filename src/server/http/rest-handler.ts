@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
 import { getDb } from "../db/client";
-import { type AppError, appErrorOf, errors } from "../errors";
+import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
+import { restAnswerOf } from "./error-wire";
 import { inputErrorFor, isInputValidationError } from "./input-errors";
 
 /** Largest accepted request body: 500 onboarding items with generous fields fit well within it. */
@@ -57,11 +58,11 @@ export function createRestHandler(router: AnyRouter, prefix: string): (req: Requ
     try {
       const body = await readBody(request, state);
       response = await runAdapter(handle, request, url, prefix, body, state);
-      if (state.error) response = jsonResponse(state.error.status, state.error.body);
+      if (state.error) response = errorResponse(state.error);
     } catch (error) {
       const known = appErrorOf(error);
       if (!known) logger().error({ err: error, requestId: state.requestId }, "request failed");
-      response = jsonResponse((known ?? errors.internal()).status, (known ?? errors.internal()).body);
+      response = errorResponse(known ?? errors.internal(error));
     }
     response.headers.set("X-Request-Id", state.requestId);
     response.headers.set("Cache-Control", "no-store");
@@ -97,7 +98,7 @@ async function readBody(request: Request, state: RestState): Promise<unknown> {
     const parsed: unknown = JSON.parse(state.rawBody);
     return Array.isArray(parsed) ? { items: parsed } : parsed;
   } catch {
-    state.bodyProblem = errors.badRequest("Request body is not valid JSON");
+    state.bodyProblem = errors.badRequest(GATEWAY_MESSAGES.invalidJson);
     return undefined;
   }
 }
@@ -138,8 +139,8 @@ function runAdapter(handle: NodeHandler, request: Request, url: URL, prefix: str
       end: (payload?: string) => resolve(new Response(status === 204 ? null : payload, { status, headers: responseHeaders })),
     };
     handle(req, res).catch((error) => {
-      state.error = appErrorOf(error) ?? errors.internal();
-      resolve(jsonResponse(state.error.status, state.error.body));
+      state.error = appErrorOf(error) ?? errors.internal(error);
+      resolve(errorResponse(state.error));
     });
   });
 }
@@ -180,13 +181,18 @@ function answerFor(error: Error & { code?: string }, meta: Meta | undefined, sta
     case "NOT_FOUND":
       return errors.notFound();
     case "PARSE_ERROR":
-      return errors.badRequest("Request body is not valid JSON");
+      return errors.badRequest(GATEWAY_MESSAGES.invalidJson);
     case "PAYLOAD_TOO_LARGE":
       return errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
     default:
       logger().error({ err: error, cause: error.cause, requestId: state.requestId }, "unhandled error");
       return errors.internal();
   }
+}
+
+function errorResponse(error: AppError): Response {
+  const answer = restAnswerOf(error);
+  return jsonResponse(answer.status, answer.body);
 }
 
 export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {

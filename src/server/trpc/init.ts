@@ -2,6 +2,7 @@ import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
 import type { Scope } from "../../features/auth/scopes";
+import { appErrorOf, fieldMessagesOf, GATEWAY_MESSAGES } from "../errors";
 import type { Context } from "./context";
 
 /**
@@ -28,10 +29,21 @@ export const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // Console callers see the AppError status and message; REST bodies are written by the wrapper.
+    // The console's rendering of the one error model (errors.ts): kind, status and field errors,
+    // never a stack or an unexpected error's text. REST answers are rendered by error-wire.ts.
     errorFormatter({ shape, error }) {
-      const cause = error.cause as { status?: number; body?: unknown } | undefined;
-      return { ...shape, data: { ...shape.data, appStatus: cause?.status, appBody: cause?.body, stack: undefined } };
+      const known = appErrorOf(error);
+      return {
+        ...shape,
+        message: known?.message ?? GATEWAY_MESSAGES.internal,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          kind: known?.kind ?? "internal",
+          status: known?.status ?? 500,
+          fields: known ? fieldMessagesOf(known) : undefined,
+        },
+      };
     },
   });
 

@@ -3,7 +3,7 @@ import { isValidRequestSignature } from "../../features/auth/request-signature";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "../../features/auth/scopes";
 import { verifyAccessTokenCached } from "../../features/auth/tokens";
 import type { propertyOwners } from "../../features/owners/tables";
-import { errors, toTRPCError } from "../errors";
+import { errors, GATEWAY_MESSAGES, toTRPCError } from "../errors";
 import type { ConsoleUser } from "./context";
 import { t } from "./init";
 
@@ -70,7 +70,7 @@ export function ownerProcedure(scope: PartnerScope) {
     // Routes taking the slug as a query parameter (reset): a missing one is invalid input, not a 404.
     if (raw?.owner_slug === undefined || raw.owner_slug === "") {
       const style = meta?.inputErrors;
-      throw toTRPCError(errors.invalidFields(style?.kind === "fields" ? style.error : "Request is invalid", { owner_slug: ["is required"] }));
+      throw toTRPCError(errors.invalidFields(style?.kind === "fields" ? style.error : GATEWAY_MESSAGES.requestInvalid, { owner_slug: ["is required"] }));
     }
     const slug = typeof raw.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
     const client = (ctx as unknown as { client: ApiClient }).client;

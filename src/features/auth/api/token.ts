@@ -12,7 +12,7 @@ export function tokenProcedure(gateway: Gateway) {
     .output(tokenOutput)
     .mutation(async ({ ctx, input }) => {
       if (input.grant_type !== "client_credentials") {
-        throw errors.oauth(400, "unsupported_grant_type", "grant_type must be client_credentials");
+        throw errors.oauth("unsupported_grant_type", "grant_type must be client_credentials");
       }
       return exchangeClientCredentials(ctx.db, gateway, input);
     });

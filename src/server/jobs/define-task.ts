@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import type { JobHelpers, Task, TaskList } from "graphile-worker";
+import type { z } from "zod";
+import type { Tx } from "../db/client";
+
+/**
+ * One definition per task (style §5): its name, its payload schema and its handler. The definition
+ * is both the task list's entry and the handle jobs are added with (`addJob(tx, task, payload)`),
+ * so a misspelt task or a wrong payload does not compile.
+ */
+export type TaskDefinition<Payload = unknown> = {
+  readonly name: string;
+  readonly payload: z.ZodType<Payload>;
+  /** graphile-worker's attempts before the job is given up (its default is 25, over days). */
+  readonly maxAttempts?: number;
+  /**
+   * Recurring tasks: run again this many seconds after each run (a chain kept alive by a job key),
+   * started with every worker and backed by a crontab entry each minute.
+   */
+  readonly everySeconds?: () => number;
+  readonly handler: (payload: Payload, helpers: JobHelpers) => Promise<void>;
+};
+
+export function defineTask<Payload>(definition: TaskDefinition<Payload>): TaskDefinition<Payload> {
+  if (!/^[a-z][a-z0-9_]*__[a-z][a-z0-9_]*$/.test(definition.name)) throw new Error(`Task names are <entity>__<action>: ${definition.name}`);
+  return definition;
+}
+
+export type AddJobOptions = {
+  /** A newer job with the same key replaces a pending older one (style §5). */
+  jobKey?: string;
+  jobKeyMode?: "replace" | "preserve_run_at" | "unsafe_dedupe";
+  runAt?: Date;
+  queueName?: string;
+  priority?: number;
+};
+
+/**
+ * Adds a job through the caller's transaction, so the job exists exactly when the change that
+ * caused it commits (decisions §1: "no lost events").
+ */
+export async function addJob<Payload>(tx: Tx, task: TaskDefinition<Payload>, payload: Payload, options: AddJobOptions = {}): Promise<void> {
+  await tx.execute(sql`select graphile_worker.add_job(
+    ${task.name}::text,
+    ${JSON.stringify(payload ?? {})}::json,
+    queue_name => ${options.queueName ?? null}::text,
+    run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
+    max_attempts => ${task.maxAttempts ?? null}::int,
+    job_key => ${options.jobKey ?? null}::text,
+    priority => ${options.priority ?? null}::int,
+    job_key_mode => ${options.jobKeyMode ?? "replace"}::text
+  )`);
+}
+
+/** The job key of a recurring task's chain: one pending run at a time. */
+export const recurringJobKey = (task: TaskDefinition<unknown>) => `recurring:${task.name}`;
+
+/**
+ * graphile-worker keeps only an error's message as the job's `last_error`, and a failed query's
+ * message names the statement but not why it failed (that is its `cause`): the cause comes first.
+ */
+export function withCause(task: Task): Task {
+  return async (payload, helpers) => {
+    try {
+      return await task(payload, helpers);
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause as (Error & { code?: string; detail?: string; where?: string }) | undefined) : undefined;
+      if (!(cause instanceof Error)) throw error;
+      const context = [cause.detail, cause.where].filter(Boolean).join("; ");
+      throw new Error(`${cause.code ? `${cause.code}: ` : ""}${cause.message}${context ? ` [${context}]` : ""} (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+  };
+}
+
+/** The worker's task list from the definitions: payloads validated first, recurring tasks rescheduled. */
+export function taskListOf(definitions: readonly TaskDefinition<never>[], reschedule: (task: TaskDefinition<never>) => Promise<void>): TaskList {
+  const names = new Set<string>();
+  const list: TaskList = {};
+  for (const definition of definitions) {
+    if (names.has(definition.name)) throw new Error(`Task ${definition.name} is defined twice`);
+    names.add(definition.name);
+    list[definition.name] = withCause(async (raw, helpers) => {
+      const payload = definition.payload.parse(raw ?? {});
+      try {
+        await definition.handler(payload, helpers);
+      } finally {
+        if (definition.everySeconds) await reschedule(definition);
+      }
+    });
+  }
+  return list;
+}
+
+/** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain. */
+export function crontabOf(definitions: readonly TaskDefinition<never>[]): string {
+  return definitions
+    .filter((definition) => definition.everySeconds)
+    .map((definition) => `* * * * * ${definition.name}`)
+    .join("\n");
+}
