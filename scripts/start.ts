@@ -13,7 +13,7 @@ import { migrateDatabase } from "../src/server/db/migrate";
 const config = getConfig();
 const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
 
-if (process.env.SKIP_BUILD !== "1" && needsBuild()) {
+if (!config.skipBuild && needsBuild()) {
   process.stdout.write("Building the web app (first start or sources changed)…\n");
   const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -21,7 +21,7 @@ if (process.env.SKIP_BUILD !== "1" && needsBuild()) {
 
 const url = await databaseUrl();
 await migrateDatabase(url);
-const demo = process.env.SEED_DEMO === "0" ? undefined : await seedDemo(await getDb(), config.dataDir);
+const demo = config.seedDemo ? await seedDemo(await getDb(), config.dataDir) : undefined;
 
 // The web process (and its inline worker) use the database this process started.
 const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.port)], {

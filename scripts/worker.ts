@@ -1,4 +1,6 @@
+import { FEATURE_TASKS } from "../src/composition/tasks";
 import { onShutdown } from "../src/server/boot";
+import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
 import { startWorker, stopWorker } from "../src/server/jobs/worker";
@@ -6,7 +8,7 @@ import { startWorker, stopWorker } from "../src/server/jobs/worker";
 /** `npm run worker`: a separate worker process (WORKER=off on the web side); several may run. */
 const url = await databaseUrl();
 await migrateDatabase(url);
-await startWorker(url, "process", Number(process.env.WORKER_CONCURRENCY ?? 10));
+await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: getConfig().workerConcurrency });
 onShutdown(async () => {
   await stopWorker();
   await closeDb();

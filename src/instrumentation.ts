@@ -2,5 +2,6 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { bootWebProcess } = await import("./server/boot");
-  await bootWebProcess();
+  const { FEATURE_TASKS } = await import("./composition/tasks");
+  await bootWebProcess({ tasks: FEATURE_TASKS });
 }

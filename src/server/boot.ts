@@ -1,6 +1,7 @@
 import { getConfig } from "./config";
 import { closeDb, databaseUrl } from "./db/client";
 import { migrateDatabase } from "./db/migrate";
+import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
 import { logger } from "./log";
 
@@ -10,7 +11,7 @@ const BOOTED = Symbol.for("pis.booted");
  * Web process start: database (embedded when DATABASE_URL is unset), migrations, and the worker
  * when WORKER=inline. Guarded so a second `register()` (dev reloads) does nothing.
  */
-export async function bootWebProcess(): Promise<void> {
+export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Promise<void> {
   const globals = globalThis as unknown as Record<symbol, boolean>;
   if (globals[BOOTED]) return;
   globals[BOOTED] = true;
@@ -19,7 +20,7 @@ export async function bootWebProcess(): Promise<void> {
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
   const url = await databaseUrl();
   await migrateDatabase(url);
-  if (config.worker === "inline") await startWorker(url, "inline", Number(process.env.WORKER_CONCURRENCY ?? 10));
+  if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, concurrency: config.workerConcurrency });
   onShutdown(async () => {
     await stopWorker();
     await closeDb();

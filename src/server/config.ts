@@ -17,6 +17,15 @@ const Env = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MASTER_KEY: z.string().optional(),
   AUTH_SECRET: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+  WORKER_STALE_LOCK_SECONDS: z.coerce.number().positive().default(60),
+  WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DB_PREPARE: z.enum(["0", "1"]).default("1"),
+  SKIP_BUILD: z.enum(["0", "1"]).default("0"),
+  SEED_DEMO: z.enum(["0", "1"]).default("1"),
 });
 
 export type Config = {
@@ -33,6 +42,23 @@ export type Config = {
   logLevel: z.infer<typeof Env>["LOG_LEVEL"];
   masterKey: string | undefined;
   authSecret: string | undefined;
+  /** Jobs run at once per worker process. */
+  workerConcurrency: number;
+  /** A job locked longer than this belongs to a dead worker and is unlocked. */
+  workerStaleLockSeconds: number;
+  /** How often dead workers' jobs are looked for. */
+  workerUnlockIntervalSeconds: number;
+  /** How long a worker owns a delivery attempt before it can be recovered. */
+  webhookLeaseSeconds: number;
+  /** How often lapsed deliveries are recovered. */
+  webhookReapIntervalSeconds: number;
+  dbPoolSize: number;
+  /** Statements stay prepared per connection (off behind a transaction-mode pooler). */
+  dbPrepare: boolean;
+  /** `npm start` skips `next build` even when sources changed. */
+  skipBuild: boolean;
+  /** `npm start` seeds the demo partner, owner and console user. */
+  seedDemo: boolean;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -58,6 +84,15 @@ export function getConfig(): Config {
     logLevel: env.LOG_LEVEL,
     masterKey: env.MASTER_KEY,
     authSecret: env.AUTH_SECRET,
+    workerConcurrency: env.WORKER_CONCURRENCY,
+    workerStaleLockSeconds: env.WORKER_STALE_LOCK_SECONDS,
+    workerUnlockIntervalSeconds: env.WORKER_UNLOCK_INTERVAL_SECONDS,
+    webhookLeaseSeconds: env.WEBHOOK_LEASE_SECONDS,
+    webhookReapIntervalSeconds: env.WEBHOOK_REAP_INTERVAL_SECONDS,
+    dbPoolSize: env.DB_POOL_SIZE,
+    dbPrepare: env.DB_PREPARE === "1",
+    skipBuild: env.SKIP_BUILD === "1",
+    seedDemo: env.SEED_DEMO === "1",
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };

@@ -1,4 +1,4 @@
-import { handleIngestApi, handlePartnerApi } from "../server/http/gateways";
+import { handleIngestApi, handlePartnerApi } from "../composition/gateways";
 
 export type ApiAnswer<T = Record<string, unknown>> = { status: number; body: T; headers: Headers; text: string };
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRestHandler } from "../../server/http/rest-handler";
 import { router } from "../../server/trpc/init";
-import { ingestionProcedure, ownerProcedure, signedOwnerProcedure } from "../../server/trpc/procedures";
 import { grant, newClient, newOwner } from "../../test/factories";
 import { call } from "../../test/http";
+import { ingestionProcedure, ownerProcedure, signedOwnerProcedure } from "./procedures";
 import { signRequest } from "./request-signature";
 import { issueAccessToken } from "./tokens";
 

@@ -1,7 +1,7 @@
 import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
-import { consoleProcedure } from "../../server/trpc/procedures";
+import { consoleProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 

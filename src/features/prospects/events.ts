@@ -2,7 +2,7 @@ import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
 import { emitEvent } from "../webhooks/emit";
 import { omitEmpty } from "../webhooks/payloads";
-import type { Source } from "./service";
+import type { Source } from "./sources.table";
 import type { Prospect } from "./tables";
 import { linksOf } from "./view";
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { getDb, type Tx } from "../../server/db/client";
+import { defineTask } from "../../server/jobs/define-task";
 import { propertyOwners } from "../owners/tables";
 import { properties, units } from "../roster/tables";
 import { evaluateEligibility } from "./eligibility/evaluate";
@@ -16,21 +16,24 @@ const Payload = z.object({ prospectId: z.number().int(), version: z.number().int
  * for an older version of the prospect does nothing (a newer write has its own job). When the
  * decision cannot be made after the last attempt, the prospect moves to `error`.
  */
-export const prospectCheckEligibility: Task = async (payload, helpers) => {
-  const { prospectId, version } = Payload.parse(payload);
-  const db = await getDb();
-  try {
-    await db.transaction((tx) => decide(tx, prospectId, version));
-  } catch (error) {
-    if (helpers.job.attempts >= helpers.job.max_attempts) {
-      await db
-        .update(prospects)
-        .set({ status: "error", updatedAt: sql`now()` })
-        .where(and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing")));
+export const prospectCheckEligibility = defineTask({
+  name: "prospect__check_eligibility",
+  payload: Payload,
+  handler: async ({ prospectId, version }, helpers) => {
+    const db = await getDb();
+    try {
+      await db.transaction((tx) => decide(tx, prospectId, version));
+    } catch (error) {
+      if (helpers.job.attempts >= helpers.job.max_attempts) {
+        await db
+          .update(prospects)
+          .set({ status: "error", updatedAt: sql`now()` })
+          .where(and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing")));
+      }
+      throw error;
     }
-    throw error;
-  }
-};
+  },
+});
 
 export async function decide(tx: Tx, prospectId: number, version: number): Promise<Prospect | undefined> {
   // The prospect (locked) with everything the decision and the event need, in one statement.

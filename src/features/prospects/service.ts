@@ -1,19 +1,20 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
-import { addJob } from "../../server/jobs/add-job";
+import { addJob } from "../../server/jobs/define-task";
 import { encryptSecret } from "../../server/secrets";
 import { TtlCache } from "../../server/ttl-cache";
 import type { Owner } from "../owners/service";
 import { isProspectComplete } from "./completeness";
 import { emitProspectEvent } from "./events";
 import { PROSPECT_MESSAGES } from "./messages";
+import { prospectCheckEligibility } from "./prospect__check_eligibility";
 import { findReferencedLocation, resolveLocation } from "./resolve";
 import type { ProspectFields } from "./schemas";
-import { sources } from "./sources.table";
+import { type Source, sources } from "./sources.table";
 import { type Prospect, prospects } from "./tables";
 
-export type Source = typeof sources.$inferSelect;
+export type { Source };
 export type ProspectTransition = { prospect: Prospect; created: boolean; becameIncomplete: boolean };
 
 /**
@@ -142,7 +143,7 @@ export async function upsertProspect(
   // The job and the events are independent statements of this transaction: sent together.
   await Promise.all([
     status === "processing"
-      ? addJob(tx, "prospect__check_eligibility", { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` })
+      ? addJob(tx, prospectCheckEligibility, { prospectId: prospect.id, version: prospect.version }, { jobKey: `prospect-eligibility:${prospect.id}` })
       : undefined,
     // spec Event catalog: prospect.created on first creation; prospect.incomplete on the transition.
     existing ? undefined : emitProspectEvent(tx, "prospect.created", prospect, owner, source),

@@ -16,3 +16,5 @@ export const sources = pgTable(
   },
   (t) => [uniqueIndex("sources_code_key").on(t.code), index("sources_client_idx").on(t.clientId)],
 );
+
+export type Source = typeof sources.$inferSelect;

@@ -1,7 +1,14 @@
 import type { PropertyItem } from "./api/properties.types";
 import { fail } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
-import { type Building, nameKeyOf } from "./properties";
+import type { properties } from "./tables";
+
+export type PropertyRow = typeof properties.$inferSelect;
+/** A building as a batch sees it: its row (new rows have no id yet), its unit count, and whether it changed. */
+export type Building = { row: PropertyRow | (Omit<PropertyRow, "id"> & { id?: undefined }); unitCount: number; dirty: boolean };
+
+/** Normalized building name: case and spacing do not separate buildings. */
+export const nameKeyOf = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
 
 /**
  * spec Property rules, Matching, in order. Returns the building the item updates, or undefined when

@@ -7,8 +7,8 @@ import { grantBuilding } from "../owners/building-grants";
 import { createManagedOwner } from "../owners/service";
 import { normalizeStreetLine } from "./address";
 import { coverageOf, payoutAccountIdOf, policyHolderNameOf } from "./effective";
+import { nameKeyOf } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
-import { nameKeyOf } from "./properties";
 import { address, onboardingPartner } from "./roster-test-helpers";
 import { bankAccounts, properties } from "./tables";
 

@@ -5,15 +5,11 @@ import { ownerBuildingGrants } from "../owners/tables";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
-import { matchBuilding } from "./match-building";
+import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
 
-export type PropertyRow = typeof properties.$inferSelect;
-export type Building = { row: PropertyRow | (Omit<PropertyRow, "id"> & { id?: undefined }); unitCount: number; dirty: boolean };
-
-/** Normalized building name: case and spacing do not separate buildings. */
-export const nameKeyOf = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
+export type { Building, PropertyRow };
 
 type Context = {
   owner: Owner;

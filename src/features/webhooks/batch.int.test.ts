@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
+import { unlockStaleWorkers } from "../../server/jobs/system__unlock_stale_workers";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { attemptDeliveries, attemptDelivery } from "./deliver";
@@ -193,6 +195,7 @@ describe("delivery batches", () => {
     await clearJobs();
     const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
     process.env.WEBHOOK_LEASE_SECONDS = "1";
+    resetConfig();
     try {
       const late = attemptDelivery(delivery.id);
       while (hook.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -202,6 +205,7 @@ describe("delivery batches", () => {
       expect(await late).toBeUndefined();
     } finally {
       delete process.env.WEBHOOK_LEASE_SECONDS;
+      resetConfig();
     }
     const [after] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
     expect(after).toMatchObject({ status: "retrying", attemptNumber: 0, lastAttemptFailureReason: "worker stopped during the attempt; retried" });
@@ -212,7 +216,7 @@ describe("delivery batches", () => {
   }, 15_000);
 });
 
-describe("jobs of a dead worker (issue 4: picked up again within 2 minutes)", () => {
+describe("jobs of a dead worker (issue 4: picked up again within 2 minutes; the job runner's system__unlock_stale_workers)", () => {
   it("unlocks a job a killed worker had taken before claiming its deliveries, once its lock is older than the stale-lock limit", async () => {
     const { owner, register } = await webhookPartner();
     const hook = await receiver();
@@ -224,11 +228,11 @@ describe("jobs of a dead worker (issue 4: picked up again within 2 minutes)", ()
     const lock = (secondsAgo: number) =>
       db.execute(sql`update graphile_worker._private_jobs set locked_by = 'worker-killed', locked_at = now() - make_interval(secs => ${secondsAgo})`);
     await lock(30);
-    await reapLapsedDeliveries();
+    expect(await unlockStaleWorkers()).toBe(0);
     await runDueJobs();
     expect(hook.received).toHaveLength(0); // younger than the limit: it may still be running
     await lock(61);
-    await reapLapsedDeliveries();
+    expect(await unlockStaleWorkers()).toBe(1);
     await runDueJobs();
     expect(hook.received).toHaveLength(1);
     expect((await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint)))[0].status).toBe("delivered");

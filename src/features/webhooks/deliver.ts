@@ -1,3 +1,4 @@
+import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { type ClaimedDelivery, claimDeliveries } from "./claim";
 import { resolveDestination } from "./destination-guard";
@@ -13,7 +14,7 @@ export type Clock = { now: () => Date };
 export const systemClock: Clock = { now: () => new Date() };
 
 /** How long a claimed delivery belongs to its worker; a lapsed lease is recovered by the reaper. */
-export const leaseSeconds = () => Number(process.env.WEBHOOK_LEASE_SECONDS ?? 30);
+export const leaseSeconds = () => getConfig().webhookLeaseSeconds;
 
 const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
 

@@ -1,15 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { addJob } from "../../server/jobs/add-job";
 
-/** The delivery task: one job attempts a batch of deliveries (an event's, or those due at one time). */
+/**
+ * The delivery task's name (`webhook_delivery__attempt.ts` defines it): one job attempts a batch of
+ * deliveries (an event's, or those due at one time). Its jobs are added by SQL, set-based, here.
+ */
 export const DELIVERY_TASK = "webhook_delivery__attempt";
 /** A job never carries more deliveries than this; larger sets are split over several jobs. */
 export const MAX_DELIVERIES_PER_JOB = 100;
 
 /** Enqueues an attempt of one delivery through the caller's transaction (the retry route). */
 export async function enqueueDelivery(tx: Tx, deliveryId: string): Promise<void> {
-  await addJob(tx, DELIVERY_TASK, { deliveryIds: [deliveryId] });
+  await tx.execute(deliveryJobsFrom(sql`select ${deliveryId}::text as id, null::timestamptz as run_at`));
 }
 
 /**

@@ -1,12 +1,14 @@
-import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { defineTask } from "../../server/jobs/define-task";
 import { attemptDeliveries } from "./deliver";
-
-// `deliveryId` is the payload of jobs queued before deliveries were batched.
-const Payload = z.union([z.object({ deliveryIds: z.array(z.string().min(1)) }), z.object({ deliveryId: z.string().min(1) })]);
+import { DELIVERY_TASK } from "./jobs";
 
 /** One HTTP attempt of each delivery of the batch; the next ones, if any, are scheduled by the attempt itself. */
-export const webhookDeliveryAttempt: Task = async (payload) => {
-  const parsed = Payload.parse(payload);
-  await attemptDeliveries("deliveryIds" in parsed ? parsed.deliveryIds : [parsed.deliveryId]);
-};
+export const webhookDeliveryAttempt = defineTask({
+  name: DELIVERY_TASK,
+  // `deliveryId` is the payload of jobs queued before deliveries were batched.
+  payload: z.union([z.object({ deliveryIds: z.array(z.string().min(1)) }), z.object({ deliveryId: z.string().min(1) })]),
+  handler: async (payload) => {
+    await attemptDeliveries("deliveryIds" in payload ? payload.deliveryIds : [payload.deliveryId]);
+  },
+});

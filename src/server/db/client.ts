@@ -2,9 +2,9 @@ import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { getConfig } from "../config";
 import { connectOrStartEmbedded, type EmbeddedHandle } from "./embedded";
-import * as schema from "./schema";
 
-export type Db = PostgresJsDatabase<typeof schema>;
+/** No relational-query schema: tables are imported where they are used (the full list is the composition root's). */
+export type Db = PostgresJsDatabase;
 /** A transaction or the database: domain functions take this first so they compose in one transaction. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
@@ -46,11 +46,11 @@ async function open(): Promise<Connection> {
     url = embedded.url;
   }
   const sql = postgres(url, {
-    max: Number(process.env.DB_POOL_SIZE ?? 10),
+    max: getConfig().dbPoolSize,
     onnotice: () => {},
     connection: { application_name: "pis" },
   });
-  return { url, sql, db: drizzle(preparing(sql), { schema }), embedded };
+  return { url, sql, db: drizzle(preparing(sql)), embedded };
 }
 
 /** Statements with more parameters than this (batch writes of many rows) are not kept prepared. */
@@ -66,7 +66,7 @@ const MAX_PREPARED_PARAMETERS = 100;
  * DB_PREPARE=0.
  */
 function preparing<T extends object>(client: T): T {
-  if (process.env.DB_PREPARE === "0") return client;
+  if (!getConfig().dbPrepare) return client;
   return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property);

@@ -1,5 +1,5 @@
 import { type AppError, type ErrorKind, flattenFieldErrors, GATEWAY_MESSAGES, STATUS_OF_KIND } from "../errors";
-import type { InputErrorStyle } from "../trpc/init";
+import type { InputErrorStyle } from "./input-errors";
 
 /**
  * How the REST gateways put an `AppError` on the wire: one table, read both to answer a request and

@@ -1,6 +1,13 @@
 import type { ZodError } from "zod";
 import { type AppError, errors, type FieldErrors, GATEWAY_MESSAGES } from "../errors";
-import type { InputErrorStyle } from "../trpc/init";
+
+/**
+ * How a request's input validation failure is answered (spec Errors, Body shapes):
+ * - `oauth`: token exchange, `{error: "invalid_request", error_description}` (400)
+ * - `fields`: `{status_code: 422, error, errors: {field: [messages]}}`
+ * - `resource`: `{status_code: 422, error, <key>: {field: message}}` (prospects, move-outs)
+ */
+export type InputErrorStyle = { kind: "oauth" } | { kind: "fields"; error: string } | { kind: "resource"; key: string; error: string };
 
 type Issue = ZodError["issues"][number];
 

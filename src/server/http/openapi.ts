@@ -3,7 +3,6 @@ import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { z } from "zod";
 import { getConfig } from "../config";
 import type { Meta } from "../trpc/init";
-import { partnerApiRouter } from "../trpc/routers";
 import { openApiErrorResponse } from "./error-wire";
 
 type Json = Record<string, unknown>;
@@ -54,10 +53,8 @@ function componentSchema(doc: OpenAPIObject, schema: z.ZodType): Json {
   return relinked(rest);
 }
 
-let cached: OpenAPIObject | undefined;
-
-export function partnerOpenApiDocument(): OpenAPIObject {
-  if (cached) return cached;
+/** The Partner API's OpenAPI document, generated from its router (the composition root caches it). */
+export function partnerOpenApiDocumentOf(partnerApiRouter: AnyRouter): OpenAPIObject {
   const config = getConfig();
   const doc = generateOpenApiDocument(partnerApiRouter, {
     title: "Partner Integration Service — Partner API",
@@ -69,6 +66,5 @@ export function partnerOpenApiDocument(): OpenAPIObject {
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   });
-  cached = postProcess(doc, partnerApiRouter);
-  return cached;
+  return postProcess(doc, partnerApiRouter);
 }

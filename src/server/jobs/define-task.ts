@@ -21,6 +21,10 @@ export type TaskDefinition<Payload = unknown> = {
   readonly handler: (payload: Payload, helpers: JobHelpers) => Promise<void>;
 };
 
+/** A task of any payload, as task lists hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: a list of tasks holds handlers of different payloads.
+export type AnyTask = TaskDefinition<any>;
+
 export function defineTask<Payload>(definition: TaskDefinition<Payload>): TaskDefinition<Payload> {
   if (!/^[a-z][a-z0-9_]*__[a-z][a-z0-9_]*$/.test(definition.name)) throw new Error(`Task names are <entity>__<action>: ${definition.name}`);
   return definition;
@@ -40,9 +44,11 @@ export type AddJobOptions = {
  * caused it commits (decisions §1: "no lost events").
  */
 export async function addJob<Payload>(tx: Tx, task: TaskDefinition<Payload>, payload: Payload, options: AddJobOptions = {}): Promise<void> {
+  // Checked when added too: a bad payload fails the change that caused it, not a job hours later.
+  const checked = task.payload.parse(payload ?? {});
   await tx.execute(sql`select graphile_worker.add_job(
     ${task.name}::text,
-    ${JSON.stringify(payload ?? {})}::json,
+    ${JSON.stringify(checked)}::json,
     queue_name => ${options.queueName ?? null}::text,
     run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts => ${task.maxAttempts ?? null}::int,
@@ -53,7 +59,7 @@ export async function addJob<Payload>(tx: Tx, task: TaskDefinition<Payload>, pay
 }
 
 /** The job key of a recurring task's chain: one pending run at a time. */
-export const recurringJobKey = (task: TaskDefinition<unknown>) => `recurring:${task.name}`;
+export const recurringJobKey = (task: AnyTask) => `recurring:${task.name}`;
 
 /**
  * graphile-worker keeps only an error's message as the job's `last_error`, and a failed query's
@@ -75,7 +81,7 @@ export function withCause(task: Task): Task {
 }
 
 /** The worker's task list from the definitions: payloads validated first, recurring tasks rescheduled. */
-export function taskListOf(definitions: readonly TaskDefinition<never>[], reschedule: (task: TaskDefinition<never>) => Promise<void>): TaskList {
+export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: AnyTask) => Promise<void>): TaskList {
   const names = new Set<string>();
   const list: TaskList = {};
   for (const definition of definitions) {
@@ -94,7 +100,7 @@ export function taskListOf(definitions: readonly TaskDefinition<never>[], resche
 }
 
 /** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain. */
-export function crontabOf(definitions: readonly TaskDefinition<never>[]): string {
+export function crontabOf(definitions: readonly AnyTask[]): string {
   return definitions
     .filter((definition) => definition.everySeconds)
     .map((definition) => `* * * * * ${definition.name}`)

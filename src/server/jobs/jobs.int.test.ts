@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { getDb } from "../db/client";
 import { health } from "../health";
-import { addJob } from "./add-job";
+import { addJob, defineTask, taskListOf } from "./define-task";
+import { systemNoop } from "./system__noop";
 
 async function jobsNamed(task: string) {
   const db = await getDb();
@@ -17,7 +19,7 @@ async function jobsNamed(task: string) {
 describe("addJob (decisions §1: jobs added in the same transaction as the change)", () => {
   it("commits the job with the transaction", async () => {
     const db = await getDb();
-    await db.transaction(async (tx) => addJob(tx, "system__noop", { n: 1 }, { jobKey: "commit-1" }));
+    await db.transaction(async (tx) => addJob(tx, systemNoop, { n: 1 }, { jobKey: "commit-1" }));
     const rows = await jobsNamed("system__noop");
     expect(rows.filter((row) => row.key === "commit-1")).toEqual([{ task_identifier: "system__noop", payload: { n: 1 }, key: "commit-1" }]);
   });
@@ -26,7 +28,7 @@ describe("addJob (decisions §1: jobs added in the same transaction as the chang
     const db = await getDb();
     await expect(
       db.transaction(async (tx) => {
-        await addJob(tx, "system__noop", { n: 2 }, { jobKey: "rollback-1" });
+        await addJob(tx, systemNoop, { n: 2 }, { jobKey: "rollback-1" });
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");
@@ -35,9 +37,39 @@ describe("addJob (decisions §1: jobs added in the same transaction as the chang
 
   it("replaces a pending job with the same key", async () => {
     const db = await getDb();
-    await addJob(db, "system__noop", { version: 1 }, { jobKey: "replace-1" });
-    await addJob(db, "system__noop", { version: 2 }, { jobKey: "replace-1" });
+    await addJob(db, systemNoop, { version: 1 }, { jobKey: "replace-1" });
+    await addJob(db, systemNoop, { version: 2 }, { jobKey: "replace-1" });
     expect((await jobsNamed("system__noop")).filter((row) => row.key === "replace-1").map((row) => row.payload)).toEqual([{ version: 2 }]);
+  });
+});
+
+describe("typed jobs (one definition gives the task list and the enqueue function)", () => {
+  const bounded = defineTask({ name: "test__bounded", payload: z.object({ id: z.number().int() }), maxAttempts: 3, handler: async () => {} });
+
+  it("refuses at compile time a task that is not a definition, or a payload of the wrong shape", async () => {
+    const db = await getDb();
+    // @ts-expect-error a task name is not a task: a misspelt name cannot compile
+    await expect(addJob(db, "system__nop", {})).rejects.toThrow();
+    // @ts-expect-error the payload must match the task's schema (and is checked when added, too)
+    await expect(addJob(db, bounded, { id: "one" })).rejects.toThrow();
+  });
+
+  it("adds the job with the task's own attempt limit", async () => {
+    const db = await getDb();
+    await addJob(db, bounded, { id: 1 }, { jobKey: "bounded-1" });
+    const [row] = await db.execute<{ max_attempts: number }>(sql`select max_attempts from graphile_worker.jobs where key = 'bounded-1'`);
+    expect(row.max_attempts).toBe(3);
+  });
+
+  it("validates the payload before the handler runs, and refuses a task defined twice", async () => {
+    const seen: unknown[] = [];
+    const task = defineTask({ name: "test__seen", payload: z.object({ id: z.number().int() }), handler: async (payload) => void seen.push(payload) });
+    const run = taskListOf([task], async () => {}).test__seen as (payload: unknown, helpers: never) => Promise<void>;
+    await expect(run({ id: "x" }, {} as never)).rejects.toThrow();
+    await run({ id: 7 }, {} as never);
+    expect(seen).toEqual([{ id: 7 }]);
+    expect(() => taskListOf([task, task], async () => {})).toThrow("defined twice");
+    expect(() => defineTask({ name: "NotATask", payload: z.object({}), handler: async () => {} })).toThrow("<entity>__<action>");
   });
 });
 

@@ -1,21 +1,13 @@
-import { initTRPC } from "@trpc/server";
+import { initTRPC, type TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
-import type { Scope } from "../../features/auth/scopes";
-import { appErrorOf, fieldMessagesOf, GATEWAY_MESSAGES } from "../errors";
+import { type AppError, appErrorOf, errors, fieldMessagesOf, GATEWAY_MESSAGES } from "../errors";
+import { fieldErrorsOf, type InputErrorStyle, isInputValidationError } from "../http/input-errors";
 import type { Context } from "./context";
-
-/**
- * How a request's input validation failure is answered (spec Errors, Body shapes):
- * - `oauth`: token exchange, `{error: "invalid_request", error_description}` (400)
- * - `fields`: `{status_code: 422, error, errors: {field: [messages]}}`
- * - `resource`: `{status_code: 422, error, <key>: {field: message}}` (prospects, move-outs)
- */
-export type InputErrorStyle = { kind: "oauth" } | { kind: "fields"; error: string } | { kind: "resource"; key: string; error: string };
 
 export type Meta = OpenApiMeta<{
   /** Gateway scope the route requires (decisions §5). */
-  scope?: Scope;
+  scope?: string;
   inputErrors?: InputErrorStyle;
   /** The request body is a bare JSON array, delivered to the procedure as `{items}`. */
   arrayBody?: boolean;
@@ -32,20 +24,28 @@ export const t = initTRPC
     // The console's rendering of the one error model (errors.ts): kind, status and field errors,
     // never a stack or an unexpected error's text. REST answers are rendered by error-wire.ts.
     errorFormatter({ shape, error }) {
-      const known = appErrorOf(error);
+      const known = appErrorOf(error) ?? structuredOf(error);
       return {
         ...shape,
-        message: known?.message ?? GATEWAY_MESSAGES.internal,
+        message: known.message,
         data: {
           ...shape.data,
           stack: undefined,
-          kind: known?.kind ?? "internal",
-          status: known?.status ?? 500,
-          fields: known ? fieldMessagesOf(known) : undefined,
+          kind: known.kind,
+          status: known.status,
+          fields: known.kind === "invalid" ? fieldMessagesOf(known) : undefined,
         },
       };
     },
   });
+
+/** tRPC's own failures (input validation, unknown procedure) in the one error model; anything else is internal. */
+function structuredOf(error: TRPCError): AppError {
+  if (isInputValidationError(error)) return errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fieldErrorsOf(error.cause));
+  if (error.code === "NOT_FOUND") return errors.notFound();
+  if (error.code === "BAD_REQUEST" || error.code === "PARSE_ERROR") return errors.badRequest(error.message);
+  return errors.internal(error);
+}
 
 export const router = t.router;
 export const middleware = t.middleware;

@@ -1,4 +1,4 @@
-import { handlePartnerApi } from "@/server/http/gateways";
+import { handlePartnerApi } from "@/composition/gateways";
 
 export const dynamic = "force-dynamic";
 

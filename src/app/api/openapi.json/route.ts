@@ -1,4 +1,4 @@
-import { partnerOpenApiDocument } from "@/server/http/openapi";
+import { partnerOpenApiDocument } from "@/composition/gateways";
 
 export const dynamic = "force-dynamic";
 

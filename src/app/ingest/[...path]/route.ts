@@ -1,4 +1,4 @@
-import { handleIngestApi } from "@/server/http/gateways";
+import { handleIngestApi } from "@/composition/gateways";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { errors } from "../../../server/errors";
-import { publicRestProcedure } from "../../../server/trpc/procedures";
+import { publicRestProcedure } from "../procedures";
 import type { Gateway } from "../scopes";
 import { exchangeClientCredentials } from "../token-exchange";
 import { tokenInput, tokenMeta, tokenOutput } from "./token.types";

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { addJob } from "../../../server/jobs/add-job";
-import { ingestionProcedure } from "../../../server/trpc/procedures";
+import { addJob } from "../../../server/jobs/define-task";
+import { ingestionProcedure } from "../../auth/procedures";
+import { ingestionEventApply } from "../ingestion_event__apply";
 import { ingestionEvents } from "../tables";
 
 /**
@@ -15,7 +16,7 @@ export const ingestEventProcedure = ingestionProcedure("events:write")
   .mutation(async ({ ctx, input }) => {
     await ctx.db.transaction(async (tx) => {
       const [event] = await tx.insert(ingestionEvents).values({ clientId: ctx.client.id, body: input }).returning({ id: ingestionEvents.id });
-      await addJob(tx, "ingestion_event__apply", { eventId: event.id });
+      await addJob(tx, ingestionEventApply, { eventId: event.id });
     });
     ctx.rest.status = 202;
     return undefined;

@@ -1,4 +1,4 @@
-import { signedOwnerProcedure } from "../../../server/trpc/procedures";
+import { signedOwnerProcedure } from "../../auth/procedures";
 import { createMoveOut, moveOutView } from "../service";
 import { createMoveOutInput, createMoveOutMeta, moveOutOutput } from "./move-outs.types";
 

@@ -1,5 +1,5 @@
 import { errors } from "../../../server/errors";
-import { signedOwnerProcedure } from "../../../server/trpc/procedures";
+import { signedOwnerProcedure } from "../../auth/procedures";
 import { MOVE_OUT_MESSAGES } from "../messages";
 import { findMoveOut, moveOutView } from "../service";
 import { getMoveOutInput, getMoveOutMeta, moveOutOutput } from "./move-outs.types";

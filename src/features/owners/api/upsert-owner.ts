@@ -1,4 +1,4 @@
-import { partnerProcedure } from "../../../server/trpc/procedures";
+import { partnerProcedure } from "../../auth/procedures";
 import { ownerView, upsertOwner } from "../service";
 import { upsertOwnerInput, upsertOwnerMeta, upsertOwnerOutput } from "./upsert-owner.types";
 

@@ -1,5 +1,5 @@
 import { errors } from "../../../server/errors";
-import { signedOwnerProcedure } from "../../../server/trpc/procedures";
+import { signedOwnerProcedure } from "../../auth/procedures";
 import { PROSPECT_MESSAGES } from "../messages";
 import { findProspectWithSource } from "../service";
 import { prospectView } from "../view";

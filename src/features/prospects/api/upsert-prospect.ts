@@ -1,4 +1,4 @@
-import { signedOwnerProcedure } from "../../../server/trpc/procedures";
+import { signedOwnerProcedure } from "../../auth/procedures";
 import { sourceForClient, upsertProspect } from "../service";
 import { prospectView } from "../view";
 import { prospectOutput, upsertProspectInput, upsertProspectMeta } from "./upsert-prospect.types";

@@ -1,6 +1,6 @@
 import { getConfig } from "../../../server/config";
 import { errors } from "../../../server/errors";
-import { ownerProcedure } from "../../../server/trpc/procedures";
+import { ownerProcedure } from "../../auth/procedures";
 import { resetRenter } from "../reset";
 import { resetInput, resetMeta, resetOutput } from "./reset.types";
 

@@ -1,4 +1,4 @@
-import { ownerProcedure } from "../../../server/trpc/procedures";
+import { ownerProcedure } from "../../auth/procedures";
 import { upsertBankAccounts } from "../bank-accounts";
 import { collectionResponse } from "../collection";
 import { lockOwnerRoster } from "../lock";

@@ -1,4 +1,4 @@
-import { ownerProcedure } from "../../../server/trpc/procedures";
+import { ownerProcedure } from "../../auth/procedures";
 import { collectionResponse } from "../collection";
 import { lockOwnerRoster } from "../lock";
 import { upsertProperties } from "../properties";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Meta } from "../../../server/trpc/init";
-import { ownerProcedure } from "../../../server/trpc/procedures";
+import { ownerProcedure } from "../../auth/procedures";
 import { deliveryDetail, listDeliveries, retryDelivery } from "../deliveries";
 import { findEndpoint } from "../endpoints";
 import { DELIVERY_STATUSES } from "../tables";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerProcedure } from "../../../server/trpc/procedures";
+import { ownerProcedure } from "../../auth/procedures";
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, updateEndpoint } from "../endpoints";
 import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { partnerProcedure } from "../../../server/trpc/procedures";
+import { partnerProcedure } from "../../auth/procedures";
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, providerSubscriber, updateEndpoint } from "../endpoints";
 import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
 

@@ -1,13 +1,13 @@
-import { tokenProcedure } from "../../features/auth/api/token";
-import { consoleRouter } from "../../features/console/router";
-import { ingestEventProcedure } from "../../features/ingestion/api/events";
-import { moveOutsRestRouter } from "../../features/move-outs/router";
-import { ownersRestRouter } from "../../features/owners/router";
-import { prospectsRestRouter } from "../../features/prospects/router";
-import { resetProcedure } from "../../features/reset/api/reset";
-import { rosterRestRouter } from "../../features/roster/router";
-import { webhooksRestRouter } from "../../features/webhooks/router";
-import { router } from "./init";
+import { tokenProcedure } from "../features/auth/api/token";
+import { consoleRouter } from "../features/console/router";
+import { ingestEventProcedure } from "../features/ingestion/api/events";
+import { moveOutsRestRouter } from "../features/move-outs/router";
+import { ownersRestRouter } from "../features/owners/router";
+import { prospectsRestRouter } from "../features/prospects/router";
+import { resetProcedure } from "../features/reset/api/reset";
+import { rosterRestRouter } from "../features/roster/router";
+import { webhooksRestRouter } from "../features/webhooks/router";
+import { router } from "../server/trpc/init";
 
 /** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
 export const partnerApiRouter = router({
@@ -27,6 +27,8 @@ export const ingestApiRouter = router({
 });
 
 /** The one router: both gateways' REST procedures and the console's. */
+export { consoleRouter };
+
 export const appRouter = router({
   partner: partnerApiRouter,
   ingest: ingestApiRouter,

@@ -1,11 +1,11 @@
-import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "../../features/auth/clients";
-import { isValidRequestSignature } from "../../features/auth/request-signature";
-import type { Gateway, IngestionScope, PartnerScope, Scope } from "../../features/auth/scopes";
-import { verifyAccessTokenCached } from "../../features/auth/tokens";
-import type { propertyOwners } from "../../features/owners/tables";
-import { errors, GATEWAY_MESSAGES, toTRPCError } from "../errors";
-import type { ConsoleUser } from "./context";
-import { t } from "./init";
+import { errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
+import type { ConsoleUser } from "../../server/trpc/context";
+import { t } from "../../server/trpc/init";
+import type { propertyOwners } from "../owners/tables";
+import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
+import { isValidRequestSignature } from "./request-signature";
+import type { Gateway, IngestionScope, PartnerScope, Scope } from "./scopes";
+import { verifyAccessTokenCached } from "./tokens";
 
 /**
  * The named procedure builders. Every partner route uses one of them, and the order of checks is

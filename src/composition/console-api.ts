@@ -1,0 +1,22 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getDb } from "../server/db/client";
+import { logger } from "../server/log";
+import type { ConsoleUser } from "../server/trpc/context";
+import { consoleRouter } from "./router";
+
+/**
+ * The console's side of the one router, over tRPC's own protocol (partner procedures are not served
+ * here). `currentUser` is the signed-in staff member (next-auth's session in the app).
+ */
+export function createConsoleApiHandler(currentUser: () => Promise<ConsoleUser | null | undefined>) {
+  return (req: Request): Promise<Response> =>
+    fetchRequestHandler({
+      endpoint: "/console/api/trpc",
+      req,
+      router: consoleRouter,
+      createContext: async () => {
+        const requestId = crypto.randomUUID();
+        return { db: await getDb(), log: logger().child({ requestId }), requestId, user: (await currentUser()) ?? null };
+      },
+    });
+}
