@@ -64,9 +64,9 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${service.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const post = (path: string, body: unknown) => send("POST", path, body);
-    const json = async <T>(answer: Promise<Response>, status: number): Promise<T> => {
+    const json = async <T>(answer: Promise<Response>): Promise<T> => {
       const response = await answer;
-      if (response.status !== status) throw new Error(`bench set-up: ${response.status} ${await response.text()}`);
+      if (!response.ok) throw new Error(`bench set-up: ${response.status} ${await response.text()}`);
       return (await response.json()) as T;
     };
     const run = Date.now();
@@ -74,21 +74,22 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     for (let o = 0; o < OWNERS; o++) {
       const externalOrgId = `bench-prospects-${run}-${o}`;
       const created = post("/api/partners/property_owners", { external_org_id: externalOrgId, name: `Prospect Bench ${o}` });
-      const slug = (await json<{ property_owner: { owner_slug: string } }>(created, 200)).property_owner.owner_slug;
+      const slug = (await json<{ property_owner: { owner_slug: string } }>(created)).property_owner.owner_slug;
       const base = `/api/partners/${slug}`;
-      await post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "1234" }]);
-      await post(`${base}/properties`, [
-        { external_system_id: "b1", building_name: "Bench", address: { line_one: `${o + 1} Bench St`, city: "Austin", state: "TX", zip: "78701" } },
-      ]);
-      await post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "1" }]);
-      await post("/api/partners/property_owners", { external_org_id: externalOrgId, purchase_flow_enabled: true });
+      await json(post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "1234" }]));
+      await json(
+        post(`${base}/properties`, [
+          { external_system_id: "b1", building_name: "Bench", address: { line_one: `${o + 1} Bench St`, city: "Austin", state: "TX", zip: "78701" } },
+        ]),
+      );
+      await json(post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "1" }]));
+      await json(post("/api/partners/property_owners", { external_org_id: externalOrgId, purchase_flow_enabled: true }));
       slugs.push(slug);
     }
     const registerEndpoint = async (slug: string, url: string, events: string[]) =>
       (
         await json<{ endpoint: { id: string } }>(
           post(`/api/partners/${slug}/webhooks/endpoints`, { endpoint: { name: `bench-${events.length}`, destination_url: url, events } }),
-          201,
         )
       ).endpoint.id;
     const source = service.demo.source;
@@ -154,7 +155,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
       ["in-process", inProcess],
       ["API", api],
     ] as const) {
-      console.log(`  written (${name})`.padEnd(20) + written.rows);
+      console.log(`  written (${name})`.padEnd(24) + written.rows);
     }
     if (floor.result.errors || inProcess.result.errors || api.result.errors) throw new Error("benchmark requests failed");
 
