@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { getConfig, resetConfig } from "../src/server/config";
 import { completeProspectFields } from "../src/test/samples";
 import { fmt, type LoadResult, load } from "./lib/load";
 import { type FloorOwner, floorUpsert } from "./lib/prospect-floor";
@@ -20,8 +21,6 @@ const CONCURRENCY = 16;
  * rate-limited to come back during a later phase.
  */
 const OWNERS = 5;
-/** The floor's pool is the size of the service's (DB_POOL_SIZE, 10 by default). */
-const POOL = Number(process.env.DB_POOL_SIZE ?? 10);
 
 /**
  * Background work (eligibility jobs, deliveries) due now has finished: waits for it so that each
@@ -55,8 +54,10 @@ type Phase = { result: LoadResult; drainMs: number; rows: string };
 export async function prospectsBench(service: RunningService, databaseUrl: string, tls: { key: string; cert: string }): Promise<void> {
   // Before anything reads the service's config (the floor seals SSNs with the service's keys).
   process.env.DATABASE_URL = databaseUrl;
+  resetConfig();
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
-  const floorSql = postgres(databaseUrl, { max: POOL, onnotice: () => {} });
+  // The floor's pool is the size of the service's (DB_POOL_SIZE).
+  const floorSql = postgres(databaseUrl, { max: getConfig().dbPoolSize, onnotice: () => {} });
   const receivers = await startBenchReceivers(2, tls);
   try {
     const token = await partnerToken(service);
