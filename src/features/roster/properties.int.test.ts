@@ -5,40 +5,10 @@ import { newClient } from "../../test/factories";
 import { call } from "../../test/http";
 import { grantBuilding } from "../owners/building-grants";
 import { createManagedOwner } from "../owners/service";
-import { normalizeStreetLine } from "./address";
 import { coverageOf, payoutAccountIdOf, policyHolderNameOf } from "./effective";
-import { nameKeyOf } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
-import { address, onboardingPartner } from "./roster-test-helpers";
+import { address, building, onboardingPartner, serviceBuilding } from "./roster-test-helpers";
 import { bankAccounts, properties } from "./tables";
-
-async function building(ownerId: number, externalId: string) {
-  const [row] = await (await getDb())
-    .select()
-    .from(properties)
-    .where(and(eq(properties.ownerId, ownerId), eq(properties.externalSystemId, externalId)));
-  return row;
-}
-
-/** A building the service created itself (no partner identifier), as for synced or managed owners. */
-async function serviceBuilding(ownerId: number, fields: { name: string; line: string; zip?: string; pmsType?: "pms_one" | "pms_two"; pmsPropertyId?: string }) {
-  const [row] = await (await getDb())
-    .insert(properties)
-    .values({
-      ownerId,
-      buildingName: fields.name,
-      nameKey: nameKeyOf(fields.name),
-      streetKey: normalizeStreetLine(fields.line),
-      addressLineOne: fields.line,
-      city: "Austin",
-      state: "TX",
-      zip: fields.zip ?? "78701",
-      pmsType: fields.pmsType ?? null,
-      pmsPropertyId: fields.pmsPropertyId ?? null,
-    })
-    .returning();
-  return row;
-}
 
 describe("POST /partners/{owner_slug}/properties (spec Property rules)", () => {
   it("creates buildings with the documented defaults and normalized state and zip", async () => {

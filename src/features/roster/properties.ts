@@ -40,6 +40,12 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
   return results;
 }
 
+/**
+ * spec Common rules 5: a failed item writes nothing. The item is worked out on a copy of the matched
+ * (or new) building's row, and only an item that succeeds puts it back into the in-memory view, so a
+ * failed item neither inserts, nor partly updates, nor links a building, and later items of the batch
+ * see the view as if it had never been sent.
+ */
 function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   const address = item.address ? normalizedAddress(item.address) : undefined;
   if ((item.pms_type == null) !== (item.pms_property_id == null)) {
@@ -47,12 +53,14 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   }
   if (ctx.grants) checkGranted(ctx.grants, item);
   const match = matchBuilding(ctx.buildings, item, address);
-  const building = match ?? createBuilding(ctx, item, address);
-  if (match && match.row.externalSystemId !== item.external_system_id) {
-    match.row.externalSystemId = item.external_system_id; // adopted: linked to the partner identifier
-  }
-  applyFields(ctx, building, item, address, !match);
+  // A matched building is linked to the partner identifier (adopted) when the item succeeds.
+  const row = match ? { ...match.row, externalSystemId: item.external_system_id } : newRow(ctx, item, address);
+  const disagreement = applyFields(ctx, row, match?.unitCount ?? 0, item, address, !match);
+  const building = match ?? { row, unitCount: 0, dirty: true };
+  if (match) match.row = row;
+  else ctx.buildings.push(building);
   building.dirty = true;
+  if (disagreement) ctx.disagreements.push({ ...disagreement, building });
   return match ? "updated" : "created";
 }
 
@@ -72,49 +80,47 @@ function checkGranted(grants: Set<string>, item: PropertyItem): void {
   if (!grants.has(`${item.pms_type}:${item.pms_property_id}`)) fail("pms_property_id", ROSTER_MESSAGES.outsideGrantedBuildings);
 }
 
-function createBuilding(ctx: Context, item: PropertyItem, address: ReturnType<typeof normalizedAddress> | undefined): Building {
+type Row = Building["row"];
+type Address = ReturnType<typeof normalizedAddress>;
+type Disagreement = Omit<Context["disagreements"][number], "building">;
+
+function newRow(ctx: Context, item: PropertyItem, address: Address | undefined): Row {
   const missing = [...(item.building_name ? [] : ["building_name"]), ...(address ? [] : ["address"])];
   if (missing.length) throw new ItemFailure(Object.fromEntries(missing.map((field) => [field, [ROSTER_MESSAGES.required]])));
   const now = new Date();
   const coverage = item.default_coverage ?? null;
-  const building: Building = {
-    unitCount: 0,
-    dirty: true,
-    row: {
-      ownerId: ctx.owner.id,
-      externalSystemId: item.external_system_id,
-      buildingName: item.building_name as string,
-      nameKey: nameKeyOf(item.building_name as string),
-      streetKey: address?.streetKey as string,
-      addressLineOne: address?.lineOne as string,
-      city: address?.city as string,
-      state: address?.state as string,
-      zip: address?.zip as string,
-      type: "multifamily",
-      policyHolderName: null,
-      pmsType: null,
-      pmsPropertyId: null,
-      defaultCoverage: coverage,
-      bankAccountId: null,
-      active: true,
-      // spec Property rules, Guarantee on creation: only for buildings this endpoint creates.
-      guaranteeEnabled: ctx.owner.guarantorCoverageCapable,
-      guaranteeCoverage: ctx.owner.guarantorCoverageCapable ? (coverage ?? { type: "multiplier", value: 1 }) : null,
-      addressLockedAt: null,
-      addressLockedReason: null,
-      createdAt: now,
-      updatedAt: now,
-    },
+  return {
+    ownerId: ctx.owner.id,
+    externalSystemId: item.external_system_id,
+    buildingName: item.building_name as string,
+    nameKey: nameKeyOf(item.building_name as string),
+    streetKey: address?.streetKey as string,
+    addressLineOne: address?.lineOne as string,
+    city: address?.city as string,
+    state: address?.state as string,
+    zip: address?.zip as string,
+    type: "multifamily",
+    policyHolderName: null,
+    pmsType: null,
+    pmsPropertyId: null,
+    defaultCoverage: coverage,
+    bankAccountId: null,
+    active: true,
+    // spec Property rules, Guarantee on creation: only for buildings this endpoint creates.
+    guaranteeEnabled: ctx.owner.guarantorCoverageCapable,
+    guaranteeCoverage: ctx.owner.guarantorCoverageCapable ? (coverage ?? { type: "multiplier", value: 1 }) : null,
+    addressLockedAt: null,
+    addressLockedReason: null,
+    createdAt: now,
+    updatedAt: now,
   };
-  ctx.buildings.push(building);
-  return building;
 }
 
-function applyFields(ctx: Context, building: Building, item: PropertyItem, address: ReturnType<typeof normalizedAddress> | undefined, created: boolean): void {
-  const row = building.row;
+/** Writes the item's present fields into `row` (a copy); answers the address disagreement to record, if any. */
+function applyFields(ctx: Context, row: Row, unitCount: number, item: PropertyItem, address: Address | undefined, created: boolean): Disagreement | undefined {
   // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
   if (item.type !== undefined) {
-    if (SINGLE_UNIT_TYPES.has(item.type) && building.unitCount > 1) fail("type", ROSTER_MESSAGES.typeHoldsOneUnit(item.type, building.unitCount));
+    if (SINGLE_UNIT_TYPES.has(item.type) && unitCount > 1) fail("type", ROSTER_MESSAGES.typeHoldsOneUnit(item.type, unitCount));
     row.type = item.type;
   }
   if (item.bank_account_external_id !== undefined) {
@@ -125,9 +131,10 @@ function applyFields(ctx: Context, building: Building, item: PropertyItem, addre
     row.buildingName = item.building_name;
     row.nameKey = nameKeyOf(item.building_name);
   }
+  let disagreement: Disagreement | undefined;
   if (address && !created) {
     if (row.addressLockedAt && address.lineOne !== row.addressLineOne) {
-      ctx.disagreements.push({ building, propertyId: 0, source: "partner_update", storedLineOne: row.addressLineOne, proposedLineOne: address.lineOne });
+      disagreement = { propertyId: 0, source: "partner_update", storedLineOne: row.addressLineOne, proposedLineOne: address.lineOne };
     } else if (!row.addressLockedAt) {
       Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
     }
@@ -137,6 +144,7 @@ function applyFields(ctx: Context, building: Building, item: PropertyItem, addre
   if (item.pms_property_id !== undefined) row.pmsPropertyId = item.pms_property_id;
   if (item.default_coverage !== undefined) row.defaultCoverage = item.default_coverage;
   if (item.active !== undefined) row.active = item.active;
+  return disagreement;
 }
 
 async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): Promise<Building[]> {

@@ -1,6 +1,10 @@
+import { and, eq } from "drizzle-orm";
 import { getDb } from "../../server/db/client";
 import { newClient, newOwner, type TestClient } from "../../test/factories";
 import { call } from "../../test/http";
+import { normalizeStreetLine } from "./address";
+import { nameKeyOf } from "./match-building";
+import { properties } from "./tables";
 
 export type CollectionAnswer = {
   status_code: number;
@@ -24,3 +28,35 @@ export async function onboardingPartner(options: { guarantorCapable?: boolean } 
 }
 
 export const address = (lineOne: string, zip = "78701") => ({ line_one: lineOne, city: "Austin", state: "TX", zip });
+
+/** A building the service created itself (no partner identifier), as for synced or managed owners. */
+export async function serviceBuilding(
+  ownerId: number,
+  fields: { name: string; line: string; zip?: string; pmsType?: "pms_one" | "pms_two"; pmsPropertyId?: string },
+) {
+  const [row] = await (await getDb())
+    .insert(properties)
+    .values({
+      ownerId,
+      buildingName: fields.name,
+      nameKey: nameKeyOf(fields.name),
+      streetKey: normalizeStreetLine(fields.line),
+      addressLineOne: fields.line,
+      city: "Austin",
+      state: "TX",
+      zip: fields.zip ?? "78701",
+      pmsType: fields.pmsType ?? null,
+      pmsPropertyId: fields.pmsPropertyId ?? null,
+    })
+    .returning();
+  return row;
+}
+
+/** The stored building the owner's partner identifier names, or undefined. */
+export async function building(ownerId: number, externalId: string) {
+  const [row] = await (await getDb())
+    .select()
+    .from(properties)
+    .where(and(eq(properties.ownerId, ownerId), eq(properties.externalSystemId, externalId)));
+  return row;
+}

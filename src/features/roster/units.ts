@@ -1,9 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import type { FieldErrors } from "../../server/errors";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { applyInOrder, fail, type ItemResult, parseItems, validItems } from "./collection";
+import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, validItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
 
@@ -12,19 +13,68 @@ type UnitRow = typeof units.$inferSelect;
 type UnitState = { row: UnitRow | (Omit<UnitRow, "id"> & { id?: undefined }); dirty: boolean };
 type Building = { row: PropertyRow; units: UnitState[]; streetChanged: boolean };
 
+/** Passes in which the failed units left out of derivation are re-decided before they become final. */
+const FREE_PASSES = 3;
+
 /**
  * spec Unit rules. The building street is derived first from every unit address known for the
  * building (stored and in this request), so names derived against it resolve in the same request;
  * then items are matched and applied in request order; then everything is written set-based.
+ *
+ * spec Common rules 5 and Address derivation: a failed unit writes nothing and its address derives
+ * nothing. A unit sent without a name can fail because of the derived street (its name is derived
+ * against it), so the in-memory passes repeat until the units left out of derivation are exactly
+ * the units that fail: first without the failed units that carry a name (they fail whatever the
+ * street), then without every failed unit. After FREE_PASSES a unit left out stays failed, so the
+ * passes end (each further pass leaves out one more unit). Only the last pass is written.
  */
 export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]): Promise<ItemResult[]> {
   const parsed = parseItems(unitItem, rawItems);
   const items = validItems(parsed);
-  const buildings = await loadBuildings(tx, ownerId, items);
-  const disagreements = deriveStreets(buildings, items);
-  const results = applyInOrder(parsed, (item) => applyItem(buildings, item));
-  await write(tx, [...buildings.values()], disagreements);
-  return results;
+  const loaded = await loadBuildings(tx, ownerId, items);
+  let excluded = new Map<UnitItem, FieldErrors>();
+  for (let pass = 1; ; pass++) {
+    const final = pass > FREE_PASSES;
+    const buildings = copyOf(loaded);
+    const disagreements = deriveStreets(
+      buildings,
+      items.filter((item) => !excluded.has(item)),
+    );
+    const results = applyInOrder(parsed, (item) => {
+      const errors = final ? excluded.get(item) : undefined;
+      if (errors) throw new ItemFailure(errors);
+      return applyItem(buildings, item);
+    });
+    const failed = failedContributors(parsed, results, buildings);
+    if (failed.size === excluded.size && [...failed.keys()].every((item) => excluded.has(item))) {
+      await write(tx, [...buildings.values()], disagreements);
+      return results;
+    }
+    const named = new Map([...failed].filter(([item]) => item.name != null));
+    if (final) excluded = new Map([...excluded, ...failed]);
+    else excluded = pass === 1 && named.size ? named : failed;
+  }
+}
+
+/** Failed units whose address would count in derivation (a valid item with a line on a known building). */
+function failedContributors(parsed: Array<Parsed<UnitItem>>, results: ItemResult[], buildings: Map<string, Building>): Map<UnitItem, FieldErrors> {
+  const failed = new Map<UnitItem, FieldErrors>();
+  parsed.forEach(({ parsed: entry }, index) => {
+    const result = results[index];
+    if (!entry.ok || result.action !== "failed" || !entry.value.address?.line_one || !buildings.has(entry.value.property_external_id)) return;
+    failed.set(entry.value, result.errors ?? {});
+  });
+  return failed;
+}
+
+/** A pass works on its own copy of the loaded rows: a discarded pass leaves nothing behind. */
+function copyOf(loaded: Map<string, Building>): Map<string, Building> {
+  return new Map(
+    [...loaded].map(([id, building]) => [
+      id,
+      { row: { ...building.row }, streetChanged: false, units: building.units.map((unit) => ({ row: { ...unit.row }, dirty: false })) },
+    ]),
+  );
 }
 
 /** spec Property rules, Address derivation: the street shared by the units' cleaned addresses. */
@@ -81,6 +131,8 @@ function applyItem(buildings: Map<string, Building>, item: UnitItem): "created" 
     unit = newUnit(building, item, name as string);
   }
   applyFields(building, unit, item, name);
+  // spec Common rules 5: a new unit joins the building only once its item has succeeded.
+  if (created) building.units.push(unit);
   return created ? "created" : "updated";
 }
 
@@ -95,7 +147,7 @@ const nameKey = (name: string) => name.trim().toLowerCase();
 
 function newUnit(building: Building, item: UnitItem, name: string): UnitState {
   const now = new Date();
-  const unit: UnitState = {
+  return {
     dirty: true,
     row: {
       propertyId: building.row.id,
@@ -109,10 +161,9 @@ function newUnit(building: Building, item: UnitItem, name: string): UnitState {
       updatedAt: now,
     },
   };
-  building.units.push(unit);
-  return unit;
 }
 
+/** Checks first, then writes: a failing item changes nothing of the unit (spec Common rules 5). */
 function applyFields(building: Building, unit: UnitState, item: UnitItem, name: string | undefined): void {
   const row = unit.row;
   if (name !== undefined && nameKey(name) !== row.nameKey) {
