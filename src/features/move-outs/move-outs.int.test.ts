@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { newClient, newOwner, unique } from "../../test/factories";
 import { call } from "../../test/http";
+import { receiversOfThisFile } from "../../test/https-receiver";
+import { runDueJobs } from "../../test/jobs";
 import { MOVE_OUT_MESSAGES } from "./messages";
+
+const receiver = receiversOfThisFile();
+
+async function registerEndpoint({ owner, token }: { owner: { slug: string }; token: string }, url: string) {
+  const answer = await call("POST", `/api/partners/${owner.slug}/webhooks/endpoints`, {
+    token,
+    body: { endpoint: { name: "move-outs", destination_url: url, events: ["move_out.initiated"] } },
+  });
+  expect(answer.status).toBe(201);
+}
 
 async function partner() {
   const client = await newClient();
@@ -55,6 +67,55 @@ describe("move-outs (spec Move-out rules)", () => {
     const read = await get(created.body.move_out.move_out_id);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ status_code: 200, move_out: created.body.move_out });
+  });
+
+  it("stores every string exactly as sent: spaces, case and all (spec Move-out: stored exactly as sent)", async () => {
+    const mine = await partner();
+    const { post, get } = mine;
+    const hook = await receiver();
+    await registerEndpoint(mine, hook.url);
+    const externalId = `  Mo-ODD ${unique("Case")}\t`;
+    const body = moveOut(externalId, {
+      property: { address_line_one: " 123 main ST  Apt 4 ", address_city: "aUSTIN ", address_state: " tx", address_zip: " 78701 ", external_id: " Bldg-9 " },
+      unit: { external_id: " U-4 ", name: " 4b " },
+      residents: [{ role: "primary", name: "  rita RENTER ", email: " Rita@Example.COM ", external_id: " R-1 " }],
+    });
+    const created = await post(body);
+    expect(created.status).toBe(201);
+    const read = await get(created.body.move_out.move_out_id);
+    expect(read.body.move_out).toMatchObject({ external_id: externalId, property: body.property, unit: body.unit, residents: body.residents });
+    // The raw answer carries the exact strings (no re-encoding or normalization on the way out).
+    expect(read.text).toContain(JSON.stringify(externalId));
+    expect(read.text).toContain(JSON.stringify(" Rita@Example.COM "));
+    // A re-post with the exact key finds it; the trimmed key is another move-out.
+    expect((await post(body)).status).toBe(200);
+    expect((await post(moveOut(externalId.trim()))).status).toBe(201);
+    await runDueJobs();
+    const initiated = hook.received
+      .map((request) => JSON.parse(request.rawBody))
+      .find((event) => event.data.move_out.move_out_id === created.body.move_out.move_out_id);
+    expect(initiated.data.move_out.external_id).toBe(externalId);
+  });
+
+  it("answers 422 can't be blank for required strings that are only whitespace, and checks emails without their spaces", async () => {
+    const { post } = await partner();
+    const cases: Array<[Record<string, unknown>, Record<string, string>]> = [
+      [moveOut(" \t "), { external_id: MOVE_OUT_MESSAGES.blank }],
+      [moveOut(undefined, { residents: [{ role: "primary", name: "   " }] }), { "residents.0.name": MOVE_OUT_MESSAGES.blank }],
+      [
+        moveOut(undefined, { property: { address_line_one: " ", address_city: "Austin", address_state: "TX", address_zip: "78701" } }),
+        { "property.address_line_one": MOVE_OUT_MESSAGES.blank },
+      ],
+      [
+        moveOut(undefined, { residents: [{ role: "primary", name: "Rita", email: " not an email " }] }),
+        { "residents.0.email": MOVE_OUT_MESSAGES.invalidEmail },
+      ],
+    ];
+    for (const [body, fields] of cases) {
+      const answer = await post(body);
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({ status_code: 422, error: MOVE_OUT_MESSAGES.invalid, move_out: fields });
+    }
   });
 
   it("returns the existing move-out unchanged with 200 when the external_id is re-posted", async () => {

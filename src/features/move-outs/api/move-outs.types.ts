@@ -3,18 +3,30 @@ import type { Meta } from "../../../server/trpc/init";
 import { isoDate } from "../../prospects/schemas";
 import { MOVE_OUT_MESSAGES } from "../messages";
 
+/**
+ * spec Move-out: stored exactly as sent, so strings are never trimmed or re-cased. A required string
+ * that is empty or only whitespace is blank (spec Errors: "a blank external_id"); one with text keeps
+ * its surrounding spaces.
+ */
+const notBlank = (value: string) => value.trim().length > 0;
 const required = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? MOVE_OUT_MESSAGES.blank : "must be a string") })
-    .trim()
-    .min(1, MOVE_OUT_MESSAGES.blank)
+    .refine(notBlank, MOVE_OUT_MESSAGES.blank)
     .max(max);
-const optional = (max: number) => z.string().trim().max(max).nullish();
+const optional = (max: number) => z.string().max(max).nullish();
+const emailShape = z.email();
+/** Checked on the trimmed text, stored as sent. */
+const email = z
+  .string()
+  .max(255)
+  .refine((value) => emailShape.safeParse(value.trim()).success, MOVE_OUT_MESSAGES.invalidEmail);
 const cents = z.number().int().min(0).max(1_000_000_000).nullish();
 
 export const moveOutFields = {
   external_id: required(255).meta({ description: "Idempotency key, unique per owner" }),
-  move_out_date: required(10).pipe(isoDate),
+  // Long enough that a padded date is refused by the date rule, with its message.
+  move_out_date: required(64).pipe(isoDate),
   property: z
     .object(
       {
@@ -38,7 +50,7 @@ export const moveOutFields = {
         .object({
           role: z.enum(["primary", "co_resident"], { error: "must be primary or co_resident" }),
           name: required(200),
-          email: z.string().trim().max(255).pipe(z.email()).nullish(),
+          email: email.nullish(),
           external_id: optional(255),
         })
         .strict(),
