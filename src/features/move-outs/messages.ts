@@ -3,6 +3,8 @@ export const MOVE_OUT_MESSAGES = {
   blank: "can't be blank",
   /** zod's own wording, kept from before emails were checked on their trimmed text. */
   invalidEmail: "Invalid email address",
+  /** spec Errors: a duplicate key answers 422 (as the prospect's "already taken"). */
+  taken: "has already been taken",
   atLeastOneResident: "must contain at least one resident",
   notFound: "Move-out not found",
 } as const;

@@ -1,21 +1,27 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
 import type { Owner } from "../owners/service";
 import { emitEvent } from "../webhooks/emit";
 import { moveOutPayload } from "../webhooks/payloads";
 import type { CreateMoveOutInput } from "./api/move-outs.types";
+import { MOVE_OUT_MESSAGES } from "./messages";
 import { type MoveOut, moveOuts } from "./tables";
 
 /**
  * spec Move-out rules 1: re-posting an existing `external_id` returns the existing move-out
- * unchanged. A concurrent duplicate loses the insert race and reads the winner's row.
+ * unchanged. A concurrent duplicate loses the insert race and reads the winner's row. The move-out
+ * belongs to the client that created it (issue 9 item 4): the key is unique per owner, so another
+ * partner sharing the owner cannot have its own under that key; it is told only that the key is
+ * taken (the spec's own answer to a duplicate key, as for a prospect), never the move-out.
  */
-export async function createMoveOut(tx: Tx, owner: Owner, input: CreateMoveOutInput): Promise<{ moveOut: MoveOut; created: boolean }> {
+export async function createMoveOut(tx: Tx, owner: Owner, clientId: string, input: CreateMoveOutInput): Promise<{ moveOut: MoveOut; created: boolean }> {
   const ownerId = owner.id;
   const [created] = await tx
     .insert(moveOuts)
     .values({
       ownerId,
+      clientId,
       externalId: input.external_id,
       moveOutDate: input.move_out_date,
       property: input.property,
@@ -30,23 +36,24 @@ export async function createMoveOut(tx: Tx, owner: Owner, input: CreateMoveOutIn
     .returning();
   if (created) {
     // spec Event catalog: move_out.initiated when a move-out is created through the API.
-    await emitEvent(tx, { ownerId, ownerSlug: owner.slug, event: "move_out.initiated", data: moveOutPayload(created) });
+    await emitEvent(tx, { ownerId, ownerSlug: owner.slug, event: "move_out.initiated", data: moveOutPayload(created), clientId });
     return { moveOut: created, created: true };
   }
   const [existing] = await tx
     .select()
     .from(moveOuts)
     .where(and(eq(moveOuts.ownerId, ownerId), eq(moveOuts.externalId, input.external_id)));
+  if (existing.clientId !== clientId) throw errors.invalidResource(MOVE_OUT_MESSAGES.invalid, "move_out", { external_id: [MOVE_OUT_MESSAGES.taken] });
   return { moveOut: existing, created: false };
 }
 
-/** spec Move-out rules 2: another owner's move-out is not found. */
-export async function findMoveOut(tx: Tx, ownerId: number, id: string): Promise<MoveOut | undefined> {
+/** spec Move-out rules 2: another owner's move-out is not found, nor another partner's under the same owner. */
+export async function findMoveOut(tx: Tx, ownerId: number, clientId: string, id: string): Promise<MoveOut | undefined> {
   if (!/^\d{1,9}$/.test(id)) return undefined;
   const [moveOut] = await tx
     .select()
     .from(moveOuts)
-    .where(and(eq(moveOuts.ownerId, ownerId), eq(moveOuts.id, Number(id))));
+    .where(and(eq(moveOuts.ownerId, ownerId), eq(moveOuts.clientId, clientId), eq(moveOuts.id, Number(id))));
   return moveOut;
 }
 

@@ -13,6 +13,8 @@ export const moveOuts = pgTable(
     ownerId: integer("owner_id")
       .notNull()
       .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    /** The API client that created it: only that partner reaches it (docs/decisions.md, Move-outs). */
+    clientId: text("client_id"),
     externalId: text("external_id").notNull(),
     moveOutDate: text("move_out_date").notNull(),
     property: jsonb("property").$type<MoveOutProperty>().notNull(),

@@ -36,5 +36,6 @@ export function prospectPayload(event: ProspectEvent, prospect: Prospect, owner:
 }
 
 export async function emitProspectEvent(tx: Tx, event: ProspectEvent, prospect: Prospect, owner: Owner, source: Source): Promise<void> {
-  await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event, data: prospectPayload(event, prospect, owner, source) });
+  // A prospect is the record of its source's client: only that partner's endpoints hear of it.
+  await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event, data: prospectPayload(event, prospect, owner, source), clientId: source.clientId });
 }

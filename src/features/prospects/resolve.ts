@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import type { Owner } from "../owners/service";
+import { grantedBuildings } from "../roster/granted";
 import { lockOwnerRoster } from "../roster/lock";
 import { upsertProperties } from "../roster/properties";
 import { properties, units } from "../roster/tables";
@@ -17,10 +18,11 @@ const isReference = (item: object) => Object.keys(item).length === 1;
 
 /**
  * The ids named by nested `property` / `unit` references, read in one statement (null where the owner
- * has no such record); undefined when the request names no property. The usual prospect carries two
- * known references: with this read they resolve without further queries.
+ * has no such record, or the client was not granted it); undefined when the request names no
+ * property. The usual prospect carries two known references: with this read they resolve without
+ * further queries.
  */
-export async function findReferencedLocation(tx: Tx, ownerId: number, fields: ProspectFields): Promise<Location | undefined> {
+export async function findReferencedLocation(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields): Promise<Location | undefined> {
   if (!fields.property) return undefined;
   const unitExternalId = fields.unit?.external_system_id;
   const [row] = await tx
@@ -32,7 +34,7 @@ export async function findReferencedLocation(tx: Tx, ownerId: number, fields: Pr
         : sql<null>`null`,
     })
     .from(properties)
-    .where(and(eq(properties.ownerId, ownerId), eq(properties.externalSystemId, fields.property.external_system_id)));
+    .where(and(eq(properties.ownerId, owner.id), eq(properties.externalSystemId, fields.property.external_system_id), grantedBuildings(owner, clientId)));
   return row ?? NONE;
 }
 
@@ -41,8 +43,9 @@ export async function findReferencedLocation(tx: Tx, ownerId: number, fields: Pr
  * nested objects: a recognized `external_system_id` attaches (other fields ignored); an unrecognized
  * one with a full item creates it under the roster rules, and a failed creation answers 422 with the
  * item's errors (nothing is written: the caller's transaction rolls back). PMS-synced owners are
- * matched on the `pms_*` identifiers. `found` is `findReferencedLocation`'s answer when the caller
- * already read it.
+ * matched on the `pms_*` identifiers. Either way, a managed owner's building not granted to the
+ * client is never resolved to (issue 9 item 4). `found` is `findReferencedLocation`'s answer when the
+ * caller already read it.
  */
 export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, current: Location, found?: Location): Promise<Location> {
   if (fields.property !== undefined) return resolveNested(tx, owner, clientId, fields, found);
@@ -50,14 +53,14 @@ export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fi
     const [property] = await tx.select().from(properties).where(eq(properties.id, current.propertyId));
     return { propertyId: current.propertyId, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit) : null };
   }
-  if (fields.pms_property_id !== undefined || fields.pms_unit_id !== undefined) return resolvePms(tx, owner, fields);
+  if (fields.pms_property_id !== undefined || fields.pms_unit_id !== undefined) return resolvePms(tx, owner, clientId, fields);
   return current;
 }
 
 async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, found?: Location): Promise<Location> {
   const item = fields.property;
   if (!item) return NONE;
-  const known = found ?? (await findReferencedLocation(tx, owner.id, fields)) ?? NONE;
+  const known = found ?? (await findReferencedLocation(tx, owner, clientId, fields)) ?? NONE;
   let propertyId = known.propertyId;
   let knownUnitId: number | null | undefined = known.unitId;
   if (propertyId === null && !isReference(item)) {
@@ -90,9 +93,9 @@ async function resolveUnit(
   return unitId;
 }
 
-async function resolvePms(tx: Tx, owner: Owner, fields: ProspectFields): Promise<Location> {
+async function resolvePms(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields): Promise<Location> {
   if (!fields.pms_property_id) return { propertyId: null, unitId: null };
-  const conditions = [eq(properties.ownerId, owner.id), eq(properties.pmsPropertyId, fields.pms_property_id)];
+  const conditions = [eq(properties.ownerId, owner.id), eq(properties.pmsPropertyId, fields.pms_property_id), grantedBuildings(owner, clientId)];
   if (fields.pms_type) conditions.push(eq(properties.pmsType, fields.pms_type));
   const candidates = await tx
     .select()

@@ -108,7 +108,10 @@ export async function upsertProspect(
   const sourceProspectId = fields.source_prospect_id as string;
   await lockProspect(tx, owner.id, source.code, sourceProspectId);
   // Two independent reads, both after the lock is held: sent together, they cost one round trip.
-  const [existing, found] = await Promise.all([findProspect(tx, owner.id, source.code, sourceProspectId), findReferencedLocation(tx, owner.id, fields)]);
+  const [existing, found] = await Promise.all([
+    findProspect(tx, owner.id, source.code, sourceProspectId),
+    findReferencedLocation(tx, owner, input.clientId, fields),
+  ]);
   const current = { propertyId: existing?.propertyId ?? null, unitId: existing?.unitId ?? null };
   const location = await resolveLocation(tx, owner, input.clientId, fields, current, found);
   const columns = { ...columnsFrom(fields), ...location, ...(input.occurredAt !== undefined ? { lastEventAt: input.occurredAt } : {}) };
@@ -179,17 +182,21 @@ export async function findProspect(tx: Tx, ownerId: number, source: string, sour
   return prospect;
 }
 
-/** A prospect with its source, in one statement (GET prospect). */
+/**
+ * A prospect with its source, in one statement (GET prospect). Only a prospect of the caller's own
+ * sources is found: another partner's answers exactly as an absent one (issue 9 item 4).
+ */
 export async function findProspectWithSource(
   tx: Tx,
   ownerId: number,
+  clientId: string,
   source: string,
   sourceProspectId: string,
 ): Promise<{ prospect: Prospect; source: Source } | undefined> {
   const [row] = await tx
     .select({ prospect: prospects, source: sources })
     .from(prospects)
-    .innerJoin(sources, eq(sources.id, prospects.sourceId))
+    .innerJoin(sources, and(eq(sources.id, prospects.sourceId), eq(sources.clientId, clientId)))
     .where(and(eq(prospects.ownerId, ownerId), eq(prospects.source, source), eq(prospects.sourceProspectId, sourceProspectId)));
   return row;
 }

@@ -101,6 +101,7 @@ function toEndpoint(row: Record<string, unknown>): WebhookEndpoint {
     id: row.id as string,
     ownerId: (row.owner_id as number | null) ?? null,
     providerId: (row.provider_id as number | null) ?? null,
+    clientId: (row.client_id as string | null) ?? null,
     name: row.name as string,
     destinationUrl: row.destination_url as string,
     events: row.events as string[],

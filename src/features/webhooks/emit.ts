@@ -9,6 +9,12 @@ export type EmitInput<E extends EventName = EventName> = {
   event: E;
   /** The subject object; it is placed under the event's data key. */
   data: Record<string, unknown>;
+  /**
+   * The API client whose record the event is about (a prospect's source's client, a move-out's
+   * creator): only that client's endpoints receive it. Absent for events about no client's record,
+   * which go to every subscribed endpoint of the owner (docs/decisions.md, Webhooks).
+   */
+  clientId?: string;
 };
 
 /**
@@ -17,7 +23,8 @@ export type EmitInput<E extends EventName = EventName> = {
  * delivery per `active` endpoint subscribed to it for the owner (the owner's own
  * endpoints and provider subscriptions covering the owner), and adds the job that delivers them
  * (one job per 100 deliveries of the event, attempted side by side). A rolled back change emits
- * nothing; a committed one never loses a delivery. One statement for all of it.
+ * nothing; a committed one never loses a delivery. One statement for all of it. Partners sharing an
+ * owner are isolated: an event about one client's record reaches only that client's endpoints.
  */
 export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number | null; deliveries: number }> {
   const key: DataKey = EVENT_CATALOG[input.event];
@@ -27,6 +34,7 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
     with targets as (
       select e.id from webhook_endpoints e
       where e.status = 'active' and e.deleted_at is null and ${input.event} = any(e.events)
+        and (${input.clientId ?? null}::text is null or e.client_id = ${input.clientId ?? null})
         and (
           e.owner_id = ${input.ownerId}
           or e.provider_id in (

@@ -8,8 +8,12 @@ import { WEBHOOK_MESSAGES } from "./messages";
 import { providers } from "./providers.table";
 import { type WebhookEndpoint, webhookEndpoints } from "./tables";
 
-/** Whose endpoints a route reaches: an owner's, or a provider subscription's (spec: never both). */
-export type Subscriber = { ownerId: number } | { providerId: number };
+/**
+ * Whose endpoints a route reaches: an owner's, or a provider subscription's (spec: never both), and
+ * always only those the calling client registered: partners sharing an owner never see each
+ * other's endpoints (issue 9 item 4; docs/decisions.md, Webhooks).
+ */
+export type Subscriber = ({ ownerId: number } | { providerId: number }) & { clientId: string };
 
 export type EndpointFields = { name?: string; destination_url?: string; events?: string[]; status?: WebhookEndpoint["status"] };
 
@@ -44,7 +48,10 @@ async function validate(fields: EndpointFields, creating: boolean): Promise<void
 }
 
 const subscriberCondition = (subscriber: Subscriber) =>
-  "ownerId" in subscriber ? eq(webhookEndpoints.ownerId, subscriber.ownerId) : eq(webhookEndpoints.providerId, subscriber.providerId);
+  and(
+    "ownerId" in subscriber ? eq(webhookEndpoints.ownerId, subscriber.ownerId) : eq(webhookEndpoints.providerId, subscriber.providerId),
+    eq(webhookEndpoints.clientId, subscriber.clientId),
+  );
 
 /** spec Delivery mechanics 6: the first endpoint of an owner-scoped route creates the owner's subscriber. */
 export async function createEndpoint(tx: Tx, subscriber: Subscriber, fields: EndpointFields): Promise<WebhookEndpoint> {
@@ -54,6 +61,7 @@ export async function createEndpoint(tx: Tx, subscriber: Subscriber, fields: End
     .values({
       id: `we_${randomToken(12)}`,
       ...("ownerId" in subscriber ? { ownerId: subscriber.ownerId } : { providerId: subscriber.providerId }),
+      clientId: subscriber.clientId,
       name: fields.name as string,
       destinationUrl: fields.destination_url as string,
       events: [...new Set(fields.events)],
@@ -110,5 +118,5 @@ export async function providerSubscriber(tx: Tx, code: string, clientId: string)
   const [provider] = await tx.select().from(providers).where(eq(providers.code, code));
   if (!provider) throw errors.notFound(WEBHOOK_MESSAGES.providerNotFound);
   if (provider.clientId !== clientId) throw errors.forbidden(WEBHOOK_MESSAGES.providerNotYours);
-  return { providerId: provider.id };
+  return { providerId: provider.id, clientId };
 }

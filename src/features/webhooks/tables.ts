@@ -13,6 +13,12 @@ export const webhookEndpoints = pgTable(
     id: text("id").primaryKey(),
     ownerId: integer("owner_id").references(() => propertyOwners.id, { onDelete: "cascade" }),
     providerId: integer("provider_id").references(() => providers.id, { onDelete: "cascade" }),
+    /**
+     * The API client that registered it. Partners sharing an owner reach only their own endpoints,
+     * and events about a client's records go only to that client's endpoints (docs/decisions.md,
+     * Webhooks). Null only for endpoints of before this column that no client could be told for.
+     */
+    clientId: text("client_id"),
     name: text("name").notNull(),
     destinationUrl: text("destination_url").notNull(),
     events: text("events").array().notNull(),

@@ -7,7 +7,7 @@ export const createMoveOutProcedure = signedOwnerProcedure("move_outs:write")
   .input(createMoveOutInput)
   .output(moveOutOutput)
   .mutation(async ({ ctx, input }) => {
-    const { moveOut, created } = await ctx.db.transaction((tx) => createMoveOut(tx, ctx.owner, input));
+    const { moveOut, created } = await ctx.db.transaction((tx) => createMoveOut(tx, ctx.owner, ctx.client.id, input));
     // spec Move-out rules 1: body status_code 201 on create, 200 on re-post; the HTTP status equals it.
     const status = created ? 201 : 200;
     ctx.rest.status = status;

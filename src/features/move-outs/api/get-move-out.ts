@@ -9,7 +9,7 @@ export const getMoveOutProcedure = signedOwnerProcedure("move_outs:read")
   .input(getMoveOutInput)
   .output(moveOutOutput)
   .query(async ({ ctx, input }) => {
-    const moveOut = await findMoveOut(ctx.db, ctx.owner.id, input.id);
+    const moveOut = await findMoveOut(ctx.db, ctx.owner.id, ctx.client.id, input.id);
     if (!moveOut) throw errors.notFound(MOVE_OUT_MESSAGES.notFound);
     return { status_code: 200, move_out: moveOutView(moveOut) };
   });

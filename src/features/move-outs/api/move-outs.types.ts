@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Meta } from "../../../server/trpc/init";
+import { PROSPECT_MESSAGES } from "../../prospects/messages";
 import { isoDate } from "../../prospects/schemas";
 import { MOVE_OUT_MESSAGES } from "../messages";
 
@@ -9,11 +10,12 @@ import { MOVE_OUT_MESSAGES } from "../messages";
  * its surrounding spaces.
  */
 const notBlank = (value: string) => value.trim().length > 0;
-const required = (max: number) =>
+const present = () =>
   z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? MOVE_OUT_MESSAGES.blank : "must be a string") })
-    .refine(notBlank, MOVE_OUT_MESSAGES.blank)
-    .max(max);
+    .min(1, { error: MOVE_OUT_MESSAGES.blank, abort: true })
+    .refine(notBlank, { error: MOVE_OUT_MESSAGES.blank, abort: true });
+const required = (max: number) => present().max(max);
 const optional = (max: number) => z.string().max(max).nullish();
 const emailShape = z.email();
 /** Checked on the trimmed text, stored as sent. */
@@ -25,8 +27,10 @@ const cents = z.number().int().min(0).max(1_000_000_000).nullish();
 
 export const moveOutFields = {
   external_id: required(255).meta({ description: "Idempotency key, unique per owner" }),
-  // Long enough that a padded date is refused by the date rule, with its message.
-  move_out_date: required(64).pipe(isoDate),
+  // A padded date is refused by the date rule, with its message, before the length.
+  move_out_date: present()
+    .refine((value) => isoDate.safeParse(value).success, { error: PROSPECT_MESSAGES.invalidDate, abort: true })
+    .max(10),
   property: z
     .object(
       {
@@ -73,7 +77,7 @@ export const createMoveOutMeta: Meta = {
     tags: ["Move-outs"],
     summary: "Open a move-out",
     description:
-      "Fields at the top level. Creation answers 201 (HTTP and body `status_code`) and emits `move_out.initiated`. Re-posting an existing `external_id` returns the stored move-out unchanged with 200: no update, no duplicate.",
+      "Fields at the top level. Creation answers 201 (HTTP and body `status_code`) and emits `move_out.initiated`. Re-posting an existing `external_id` returns the stored move-out unchanged with 200: no update, no duplicate. Strings are stored exactly as sent (never trimmed or re-cased). A move-out belongs to the partner that created it: an `external_id` another partner of the same owner already used answers 422 `has already been taken`.",
   },
   inputErrors: invalid,
   responses: { created: true, errors: [400, 401, 403, 404, 415, 422] },
@@ -85,7 +89,7 @@ export const getMoveOutMeta: Meta = {
     path: "/partners/{owner_slug}/move_outs/{id}",
     tags: ["Move-outs"],
     summary: "Read a move-out",
-    description: "`id` is the numeric `move_out_id`. 404 when absent or under a different owner.",
+    description: "`id` is the numeric `move_out_id`. 404 when absent, under a different owner, or created by another partner of the owner.",
   },
   responses: { errors: [401, 403, 404] },
 };

@@ -11,7 +11,7 @@ export const getProspectProcedure = signedOwnerProcedure("prospects:read")
   .input(getProspectInput)
   .output(prospectOutput)
   .query(async ({ ctx, input }) => {
-    const found = await findProspectWithSource(ctx.db, ctx.owner.id, input.source, input.source_prospect_id);
+    const found = await findProspectWithSource(ctx.db, ctx.owner.id, ctx.client.id, input.source, input.source_prospect_id);
     if (!found) throw errors.notFound(PROSPECT_MESSAGES.notFound);
     return { status_code: 200, prospect: prospectView(found.prospect, ctx.owner, found.source) };
   });

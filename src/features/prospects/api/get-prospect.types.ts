@@ -7,7 +7,7 @@ export const getProspectMeta: Meta = {
     path: "/partners/{owner_slug}/prospects/{source}/{source_prospect_id}",
     tags: ["Prospects"],
     summary: "Read a prospect",
-    description: "The prospect with its status, eligibility reasons and enrollment links. 404 when it does not exist.",
+    description: "The prospect with its status, eligibility reasons and enrollment links. 404 when it does not exist or its source is another partner's.",
   },
   responses: { errors: [401, 403, 404] },
 };

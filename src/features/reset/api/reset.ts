@@ -11,6 +11,6 @@ export const resetProcedure = ownerProcedure("residents:reset")
   .mutation(async ({ ctx, input }) => {
     // spec Reset rule: staging only; production answers 404.
     if (getConfig().appEnv === "production") throw errors.notFound();
-    const result = await ctx.db.transaction((tx) => resetRenter(tx, ctx.owner.id, input.email));
+    const result = await ctx.db.transaction((tx) => resetRenter(tx, ctx.owner.id, ctx.client.id, input.email));
     return { status_code: 200 as const, ...result };
   });

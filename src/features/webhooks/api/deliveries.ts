@@ -47,7 +47,7 @@ export const listDeliveriesProcedure = ownerProcedure("webhooks:manage")
   )
   .output(z.object({ status_code: z.number().int(), deliveries: z.array(delivery), next_cursor: z.string().nullable() }))
   .query(async ({ ctx, input }) => {
-    await findEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.endpoint_id);
+    await findEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id);
     return { status_code: 200, ...(await listDeliveries(ctx.db, input.endpoint_id, input)) };
   });
 
@@ -81,7 +81,7 @@ export const getDeliveryProcedure = ownerProcedure("webhooks:manage")
     }),
   )
   .query(async ({ ctx, input }) => {
-    await findEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.endpoint_id);
+    await findEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id);
     return { status_code: 200, delivery: await deliveryDetail(ctx.db, input.endpoint_id, input.id) };
   });
 
@@ -99,7 +99,7 @@ export const retryDeliveryProcedure = ownerProcedure("webhooks:manage")
   .output(z.object({ status_code: z.number().int(), delivery }))
   .mutation(async ({ ctx, input }) =>
     ctx.db.transaction(async (tx) => {
-      await findEndpoint(tx, { ownerId: ctx.owner.id }, input.endpoint_id);
+      await findEndpoint(tx, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id);
       return { status_code: 200, delivery: await retryDelivery(tx, input.endpoint_id, input.id) };
     }),
   );

@@ -11,7 +11,7 @@ export const createOwnerEndpoint = ownerProcedure("webhooks:manage")
   .input(scoped.extend(createBody.shape))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => {
-    const endpoint = await createEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.endpoint);
+    const endpoint = await createEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint);
     ctx.rest.status = 201;
     return { status_code: 201, endpoint: endpointView(endpoint) };
   });
@@ -20,7 +20,10 @@ export const listOwnerEndpoints = ownerProcedure("webhooks:manage")
   .meta(endpointMeta("owner", "list"))
   .input(scoped)
   .output(endpointsOutput)
-  .query(async ({ ctx }) => ({ status_code: 200, endpoints: (await listEndpoints(ctx.db, { ownerId: ctx.owner.id })).map(endpointView) }));
+  .query(async ({ ctx }) => ({
+    status_code: 200,
+    endpoints: (await listEndpoints(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id })).map(endpointView),
+  }));
 
 export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
   .meta(endpointMeta("owner", "update"))
@@ -28,11 +31,14 @@ export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,
-    endpoint: endpointView(await updateEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.id, input.endpoint)),
+    endpoint: endpointView(await updateEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.id, input.endpoint)),
   }));
 
 export const deleteOwnerEndpoint = ownerProcedure("webhooks:manage")
   .meta(endpointMeta("owner", "delete"))
   .input(withId)
   .output(endpointOutput)
-  .mutation(async ({ ctx, input }) => ({ status_code: 200, endpoint: endpointView(await deleteEndpoint(ctx.db, { ownerId: ctx.owner.id }, input.id)) }));
+  .mutation(async ({ ctx, input }) => ({
+    status_code: 200,
+    endpoint: endpointView(await deleteEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.id)),
+  }));
