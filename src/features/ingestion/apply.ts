@@ -78,7 +78,8 @@ async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
     terms_accepted_at: normalized.terms_accepted_at ?? existing?.termsAcceptedAt.toISOString(),
   });
   if (!fields.success) throw new Rejection(fieldErrorsOf(fields.error));
-  const transition = await upsertProspect(tx, { owner, clientId: event.clientId, source, fields: fields.data, occurredAt });
+  // The prospect is the source's partner's: it resolves against that client's building grants.
+  const transition = await upsertProspect(tx, { owner, clientId: source.clientId, source, fields: fields.data, occurredAt });
   return { status: "applied", transition };
 }
 

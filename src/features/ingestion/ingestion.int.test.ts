@@ -2,10 +2,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
-import { grant, newClient } from "../../test/factories";
+import { grant, newClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
 import { consoleRouter } from "../console/router";
+import { createManagedOwner } from "../owners/service";
+import { partnerOn } from "../owners/shared-owner-test-helpers";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
 import { INGESTION_MESSAGES } from "./messages";
 import { ingestionEvents } from "./tables";
@@ -119,5 +121,32 @@ describe("POST /ingest/events (decisions §8)", () => {
     }
     const stored = await (await getDb()).select().from(ingestionEvents).where(eq(ingestionEvents.status, "pending"));
     expect(stored).toEqual([]);
+  });
+});
+
+describe("ingestion on an owner shared by partners (issue 9 item 4)", () => {
+  it("resolves an ingested prospect against the buildings granted to the partner owning its source", async () => {
+    const db = await getDb();
+    const owner = await createManagedOwner(db, { name: unique("Managed"), externalOrgId: unique("org") });
+    const partner = await partnerOn(owner, unique("P"));
+    const ingestion = await newClient({ gateway: "ingestion" });
+    await grant(ingestion, owner.id);
+    const { source: _s, source_prospect_id: _i, ...data } = partner.prospect("ing-shared");
+    const emitted = await call("POST", "/ingest/events", {
+      token: await ingestion.token(),
+      body: {
+        type: "prospect.upserted",
+        owner_slug: owner.slug,
+        source: partner.source,
+        source_prospect_id: "ing-shared",
+        occurred_at: "2026-11-20T10:00:00Z",
+        data,
+      },
+    });
+    expect(emitted.status).toBe(202);
+    await runDueJobs();
+    await runDueJobs();
+    const read = await partner.getProspect(partner.source, "ing-shared");
+    expect(read.body.prospect).toMatchObject({ status: "ready", enrollment_url: expect.stringContaining("/enroll/") });
   });
 });
