@@ -38,26 +38,48 @@ export async function findReferencedLocation(tx: Tx, owner: Owner, clientId: str
   return row ?? NONE;
 }
 
+/** What the prospect holds today: its resolved building and unit, and its stored PMS identifiers. */
+export type StoredLocation = Location & { pmsType: "pms_one" | "pms_two" | null; pmsPropertyId: string | null; pmsUnitId: string | null };
+
 /**
- * spec Prospect rules 4-5. Owners provisioned through onboarding name the building and unit with
- * nested objects: a recognized `external_system_id` attaches (other fields ignored); an unrecognized
- * one with a full item creates it under the roster rules, and a failed creation answers 422 with the
- * item's errors (nothing is written: the caller's transaction rolls back). PMS-synced owners are
- * matched on the `pms_*` identifiers. Either way, a managed owner's building not granted to the
- * client is never resolved to (issue 9 item 4). `found` is `findReferencedLocation`'s answer when the
- * caller already read it.
+ * spec Prospect rules 2, 4-5 and Common rules 3. Owners provisioned through onboarding name the
+ * building and unit with nested objects: a recognized `external_system_id` attaches (other fields
+ * ignored); an unrecognized one with a full item creates it under the roster rules, and a failed
+ * creation answers 422 with the item's errors (nothing is written: the caller's transaction rolls
+ * back). PMS-synced owners are matched on the `pms_*` identifiers. Either way, a managed owner's
+ * building not granted to the client is never resolved to (issue 9 item 4). Only supplied fields
+ * change the resolution: an omitted `property`/`unit` keeps the stored one (a unit only while its
+ * building stays), an explicit null clears it; PMS identifiers resolve from the stored ones merged
+ * with the supplied ones. `found` is `findReferencedLocation`'s answer when the caller already read it.
  */
-export async function resolveLocation(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, current: Location, found?: Location): Promise<Location> {
-  if (fields.property !== undefined) return resolveNested(tx, owner, clientId, fields, found);
-  if (fields.unit !== undefined && current.propertyId !== null) {
+export async function resolveLocation(
+  tx: Tx,
+  owner: Owner,
+  clientId: string,
+  fields: ProspectFields,
+  current: StoredLocation,
+  found?: Location,
+): Promise<Location> {
+  if (fields.property !== undefined) return resolveNested(tx, owner, clientId, fields, current, found);
+  if (fields.unit !== undefined) {
+    if (current.propertyId === null) return NONE; // a unit resolves only inside a building
     const [property] = await tx.select().from(properties).where(eq(properties.id, current.propertyId));
     return { propertyId: current.propertyId, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit) : null };
   }
-  if (fields.pms_property_id !== undefined || fields.pms_unit_id !== undefined) return resolvePms(tx, owner, clientId, fields);
-  return current;
+  if (fields.pms_type !== undefined || fields.pms_property_id !== undefined || fields.pms_unit_id !== undefined) {
+    const merged = {
+      pmsType: fields.pms_type !== undefined ? fields.pms_type : current.pmsType,
+      pmsPropertyId: fields.pms_property_id !== undefined ? fields.pms_property_id : current.pmsPropertyId,
+      pmsUnitId: fields.pms_unit_id !== undefined ? fields.pms_unit_id : current.pmsUnitId,
+    };
+    // A prospect attached by nested objects (no PMS building named before or now) keeps its building.
+    if (merged.pmsPropertyId === null && current.pmsPropertyId === null) return { propertyId: current.propertyId, unitId: current.unitId };
+    return resolvePms(tx, owner, clientId, merged);
+  }
+  return { propertyId: current.propertyId, unitId: current.unitId };
 }
 
-async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, found?: Location): Promise<Location> {
+async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields, current: Location, found?: Location): Promise<Location> {
   const item = fields.property;
   if (!item) return NONE;
   const known = found ?? (await findReferencedLocation(tx, owner, clientId, fields)) ?? NONE;
@@ -71,6 +93,8 @@ async function resolveNested(tx: Tx, owner: Owner, clientId: string, fields: Pro
     knownUnitId = undefined; // a building created just now: its units are looked up afresh
   }
   if (propertyId === null) return NONE;
+  // An omitted unit keeps the stored one while the building stays; it cannot follow to another building.
+  if (fields.unit === undefined) return { propertyId, unitId: propertyId === current.propertyId ? current.unitId : null };
   const property = { id: propertyId, externalSystemId: item.external_system_id };
   return { propertyId, unitId: fields.unit ? await resolveUnit(tx, owner, property, fields.unit, knownUnitId) : null };
 }
@@ -93,21 +117,21 @@ async function resolveUnit(
   return unitId;
 }
 
-async function resolvePms(tx: Tx, owner: Owner, clientId: string, fields: ProspectFields): Promise<Location> {
-  if (!fields.pms_property_id) return { propertyId: null, unitId: null };
-  const conditions = [eq(properties.ownerId, owner.id), eq(properties.pmsPropertyId, fields.pms_property_id), grantedBuildings(owner, clientId)];
-  if (fields.pms_type) conditions.push(eq(properties.pmsType, fields.pms_type));
+async function resolvePms(tx: Tx, owner: Owner, clientId: string, pms: Omit<StoredLocation, keyof Location>): Promise<Location> {
+  if (!pms.pmsPropertyId) return NONE;
+  const conditions = [eq(properties.ownerId, owner.id), eq(properties.pmsPropertyId, pms.pmsPropertyId), grantedBuildings(owner, clientId)];
+  if (pms.pmsType) conditions.push(eq(properties.pmsType, pms.pmsType));
   const candidates = await tx
     .select()
     .from(properties)
     .where(and(...conditions))
     .orderBy(properties.id);
   for (const property of candidates) {
-    if (!fields.pms_unit_id) return { propertyId: property.id, unitId: null };
+    if (!pms.pmsUnitId) return { propertyId: property.id, unitId: null };
     const [unit] = await tx
       .select({ id: units.id })
       .from(units)
-      .where(and(eq(units.propertyId, property.id), eq(units.pmsUnitId, fields.pms_unit_id)));
+      .where(and(eq(units.propertyId, property.id), eq(units.pmsUnitId, pms.pmsUnitId)));
     if (unit) return { propertyId: property.id, unitId: unit.id };
   }
   return { propertyId: candidates[0]?.id ?? null, unitId: null };

@@ -112,7 +112,13 @@ export async function upsertProspect(
     findProspect(tx, owner.id, source.code, sourceProspectId),
     findReferencedLocation(tx, owner, input.clientId, fields),
   ]);
-  const current = { propertyId: existing?.propertyId ?? null, unitId: existing?.unitId ?? null };
+  const current = {
+    propertyId: existing?.propertyId ?? null,
+    unitId: existing?.unitId ?? null,
+    pmsType: existing?.pmsType ?? null,
+    pmsPropertyId: existing?.pmsPropertyId ?? null,
+    pmsUnitId: existing?.pmsUnitId ?? null,
+  };
   const location = await resolveLocation(tx, owner, input.clientId, fields, current, found);
   const columns = { ...columnsFrom(fields), ...location, ...(input.occurredAt !== undefined ? { lastEventAt: input.occurredAt } : {}) };
   const draft = { ...(existing ?? defaults(owner, source, sourceProspectId)), ...columns } as Prospect;
