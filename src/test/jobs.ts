@@ -1,10 +1,47 @@
-import { runOnce } from "graphile-worker";
+import { sql } from "drizzle-orm";
+import { runOnce, type Task, type TaskList } from "graphile-worker";
 import { FEATURE_TASKS } from "../composition/tasks";
-import { databaseUrl } from "../server/db/client";
+import { databaseUrl, getDb } from "../server/db/client";
 import { quietWorkerLogger } from "../server/jobs/logger";
 import { workerTaskList } from "../server/jobs/worker";
 
 /** Runs every job that is due in this test file's database, with the real task list, then returns. */
 export async function runDueJobs(): Promise<void> {
   await runOnce({ connectionString: await databaseUrl(), taskList: workerTaskList(FEATURE_TASKS), logger: quietWorkerLogger, noHandleSignals: true });
+}
+
+/** Like `runDueJobs`, and answers how many jobs of each task ran (the real tasks, only counted). */
+export async function runDueJobsCounted(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const counted: TaskList = Object.fromEntries(
+    Object.entries(workerTaskList(FEATURE_TASKS) as Record<string, Task>).map(([name, task]) => [
+      name,
+      (payload: unknown, helpers: Parameters<Task>[1]) => {
+        counts[name] = (counts[name] ?? 0) + 1;
+        return task(payload, helpers);
+      },
+    ]),
+  );
+  await runOnce({ connectionString: await databaseUrl(), taskList: counted, logger: quietWorkerLogger, noHandleSignals: true });
+  return counts;
+}
+
+export type QueuedJob = { id: string; payload: unknown; key: string | null; attempts: number; max_attempts: number; due_in_seconds: number };
+
+/** The queued (not yet completed) jobs of a task, oldest first. */
+export async function queuedJobs(task: string): Promise<QueuedJob[]> {
+  const db = await getDb();
+  // The public `jobs` view omits payloads; the private table holds them.
+  return db.execute<QueuedJob>(
+    sql`select j.id::text, j.payload, j.key, j.attempts, j.max_attempts, extract(epoch from j.run_at - now())::float8 as due_in_seconds
+        from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${task} order by j.id`,
+  );
+}
+
+/** Makes the scheduled retries of a task due now, as if their backoff had passed. */
+export async function makeRetriesDue(task: string): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`update graphile_worker._private_jobs j set run_at = now()
+    from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = ${task} and j.run_at > now()`);
 }

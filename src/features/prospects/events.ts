@@ -30,7 +30,7 @@ export function prospectPayload(event: ProspectEvent, prospect: Prospect, owner:
     }),
     ...links,
     guarantor_coverage: prospect.guarantorCoverage,
-    ...(prospect.guarantorCoverage && rg ? { rg_eligibility_status: rg.status } : {}),
+    ...(prospect.guarantorCoverage && rg?.status ? { rg_eligibility_status: rg.status } : {}),
     ...(prospect.guarantorCoverage ? { rg_ineligibility_reasons: rg?.reasons ?? [] } : {}),
   };
 }

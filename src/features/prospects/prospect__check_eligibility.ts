@@ -2,11 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Tx } from "../../server/db/client";
 import { defineTask } from "../../server/jobs/define-task";
-import { propertyOwners } from "../owners/tables";
-import { properties, units } from "../roster/tables";
-import { evaluateEligibility } from "./eligibility/evaluate";
+import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/decision-rows";
+import { undeterminedDecision } from "./eligibility/evaluate";
+import { ELIGIBILITY_MAX_ATTEMPTS } from "./eligibility/retry-schedule";
 import { emitProspectEvent } from "./events";
-import { sources } from "./sources.table";
 import { type Prospect, prospects } from "./tables";
 
 const Payload = z.object({ prospectId: z.number().int(), version: z.number().int() });
@@ -14,57 +13,56 @@ const Payload = z.object({ prospectId: z.number().int(), version: z.number().int
 /**
  * spec Prospect status, processing → ready: evaluates eligibility and writes the decision. A job
  * for an older version of the prospect does nothing (a newer write has its own job). When the
- * decision cannot be made after the last attempt, the prospect moves to `error`.
+ * last of its few attempts fails too, the prospect moves to `error` with the `undetermined` reason.
  */
 export const prospectCheckEligibility = defineTask({
   name: "prospect__check_eligibility",
   payload: Payload,
+  maxAttempts: ELIGIBILITY_MAX_ATTEMPTS,
   handler: async ({ prospectId, version }, helpers) => {
     const db = await getDb();
     try {
       await db.transaction((tx) => decide(tx, prospectId, version));
     } catch (error) {
-      if (helpers.job.attempts >= helpers.job.max_attempts) {
-        await db
-          .update(prospects)
-          .set({ status: "error", updatedAt: sql`now()` })
-          .where(and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing")));
-      }
+      if (helpers.job.attempts >= helpers.job.max_attempts) await db.transaction((tx) => markUndetermined(tx, prospectId, version));
       throw error;
     }
   },
 });
 
+const pending = (prospectId: number, version: number) => and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing"));
+
 export async function decide(tx: Tx, prospectId: number, version: number): Promise<Prospect | undefined> {
-  // The prospect (locked) with everything the decision and the event need, in one statement.
-  const [row] = await tx
-    .select({ prospect: prospects, owner: propertyOwners, property: properties, unit: units, source: sources })
-    .from(prospects)
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .innerJoin(sources, eq(sources.id, prospects.sourceId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing")))
-    .for("update", { of: prospects });
+  const [row] = await lockDecisionRows(tx, pending(prospectId, version));
   if (!row) return undefined; // stale: a newer write replaced this version
-  const { prospect, owner, property, unit, source } = row;
-  const { decision, effectiveCoverageAmountCents } = evaluateEligibility({
-    prospect,
-    owner,
-    property: property ?? null,
-    unit: unit ?? null,
-    onboarded: prospect.pmsPropertyId === null,
-  });
-  const ready: Prospect = { ...prospect, status: "ready", eligibility: decision, effectiveCoverageAmountCents };
+  const { decision, effectiveCoverageAmountCents } = decisionOf(row);
+  return write(tx, row, { status: "ready", eligibility: decision, effectiveCoverageAmountCents });
+}
+
+/**
+ * decisions (Prospects): after the last attempt the prospect is `error`, every applicable product
+ * carries `Eligibility could not be determined`, and `prospect.ready` carries that state. A later
+ * write puts it back to `processing`.
+ */
+export async function markUndetermined(tx: Tx, prospectId: number, version: number): Promise<Prospect | undefined> {
+  const [row] = await lockDecisionRows(tx, pending(prospectId, version));
+  if (!row) return undefined;
+  return write(tx, row, { status: "error", eligibility: undeterminedDecision(row.prospect.guarantorCoverage), effectiveCoverageAmountCents: null });
+}
+
+type Outcome = Pick<Prospect, "status" | "eligibility" | "effectiveCoverageAmountCents">;
+
+async function write(tx: Tx, { prospect, owner, source }: DecisionRow, outcome: Outcome): Promise<Prospect> {
+  const next: Prospect = { ...prospect, ...outcome };
   // spec Prospect status, processing → ready: `prospect.ready` is emitted with the decision. The
   // write and the event are independent statements of this transaction: sent together.
   const [[written]] = await Promise.all([
     tx
       .update(prospects)
-      .set({ status: ready.status, eligibility: decision, effectiveCoverageAmountCents, updatedAt: sql`now()` })
+      .set({ ...outcome, updatedAt: sql`now()` })
       .where(eq(prospects.id, prospect.id))
       .returning({ updatedAt: prospects.updatedAt }),
-    emitProspectEvent(tx, "prospect.ready", ready, owner, source),
+    emitProspectEvent(tx, "prospect.ready", next, owner, source),
   ]);
-  return { ...ready, updatedAt: written.updatedAt };
+  return { ...next, updatedAt: written.updatedAt };
 }

@@ -8,8 +8,11 @@ import { sources } from "./sources.table";
 export type EligibilityDecision = {
   sdi: string[];
   cd: string[];
-  /** Present only for guarantor-coverage prospects. */
-  rg?: { status: "eligible" | "ineligible"; reasons: string[] };
+  /**
+   * Present only for guarantor-coverage prospects. No status when eligibility could not be
+   * determined (status `error`): the guarantee was neither granted nor declined.
+   */
+  rg?: { status?: "eligible" | "ineligible"; reasons: string[] };
   eligible: boolean;
 };
 

@@ -52,7 +52,7 @@ export function prospectView(prospect: Prospect, owner: Owner, source: Source) {
     application_submitted: prospect.applicationSubmitted,
     latest_coverage: prospect.latestCoverage,
     guarantor_coverage: guarantee,
-    ...(guarantee && decision?.rg ? { rg_eligibility_status: decision.rg.status } : {}),
+    ...(guarantee && decision?.rg?.status ? { rg_eligibility_status: decision.rg.status } : {}),
     ...(guarantee ? { rg_ineligibility_reasons: decision?.rg?.reasons ?? [] } : {}),
     ...(decision?.sdi.length ? { sdi_ineligibility_reasons: decision.sdi } : {}),
     ...(decision?.cd.length ? { cd_ineligibility_reasons: decision.cd } : {}),

@@ -48,8 +48,22 @@ export function coverageFor(input: EligibilityInput): Coverage {
   let raw: number | null = null;
   if (onboarded && prospect.depositAmountCents !== null && !prospect.guarantorCoverage) raw = prospect.depositAmountCents;
   else if (prospect.monthlyRentCents !== null && property) raw = Math.round(prospect.monthlyRentCents * coverageOf(property, unit ?? undefined).value);
+  // A coverage rule that yields no number (a malformed rule in the roster) cannot be decided on:
+  // the job fails and, after its last attempt, the prospect is `error` (docs/eligibility.md).
+  if (raw !== null && !Number.isFinite(raw)) throw new Error(`The coverage rule of property ${property?.id} does not give an amount`);
   const effective = raw === null ? null : owner.maxCoverageAmountCents === null ? raw : Math.min(raw, owner.maxCoverageAmountCents);
   return { raw, effective };
+}
+
+/**
+ * The decision written when eligibility could not be determined (status `error`): every applicable
+ * product carries the `undetermined` reason, so no enrollment URL is given (docs/eligibility.md).
+ */
+export function undeterminedDecision(guarantorCoverage: boolean): EligibilityDecision {
+  if (guarantorCoverage) {
+    return { sdi: [REASONS.guaranteeExclusive], cd: [REASONS.guaranteeExclusive], rg: { reasons: [REASONS.undetermined] }, eligible: false };
+  }
+  return { sdi: [REASONS.undetermined], cd: [REASONS.undetermined], eligible: false };
 }
 
 const reasonsFrom = (rules: Rule[], input: EligibilityInput, coverage: Coverage) =>

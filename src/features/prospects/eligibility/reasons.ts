@@ -12,4 +12,5 @@ export const REASONS = {
   guaranteeExclusive: "Not available with guarantor coverage",
   guaranteeNotEnabled: "Guarantor coverage must be enabled for the property",
   rentMissing: "Monthly rent must be present",
+  undetermined: "Eligibility could not be determined",
 } as const;
