@@ -1,8 +1,15 @@
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
+import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
 import type { AnyTask } from "../server/jobs/define-task";
 
 /** Every feature's tasks, one file each, named `<entity>__<action>` (style §5); the job runner adds its own. */
-export const FEATURE_TASKS: readonly AnyTask[] = [ingestionEventApply, prospectCheckEligibility, webhookDeliveryAttempt, webhookDeliveryReap];
+export const FEATURE_TASKS: readonly AnyTask[] = [
+  ingestionEventApply,
+  prospectCheckEligibility,
+  prospectReevaluate,
+  webhookDeliveryAttempt,
+  webhookDeliveryReap,
+];

@@ -26,14 +26,22 @@ export async function runDueJobsCounted(): Promise<Record<string, number>> {
   return counts;
 }
 
-export type QueuedJob = { id: string; payload: unknown; key: string | null; attempts: number; max_attempts: number; due_in_seconds: number };
+export type QueuedJob = {
+  id: string;
+  payload: unknown;
+  key: string | null;
+  attempts: number;
+  max_attempts: number;
+  locked: boolean;
+  due_in_seconds: number;
+};
 
 /** The queued (not yet completed) jobs of a task, oldest first. */
 export async function queuedJobs(task: string): Promise<QueuedJob[]> {
   const db = await getDb();
   // The public `jobs` view omits payloads; the private table holds them.
   return db.execute<QueuedJob>(
-    sql`select j.id::text, j.payload, j.key, j.attempts, j.max_attempts, extract(epoch from j.run_at - now())::float8 as due_in_seconds
+    sql`select j.id::text, j.payload, j.key, j.attempts, j.max_attempts, j.locked_at is not null as locked, extract(epoch from j.run_at - now())::float8 as due_in_seconds
         from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
         where t.identifier = ${task} order by j.id`,
   );
@@ -44,4 +52,19 @@ export async function makeRetriesDue(task: string): Promise<void> {
   const db = await getDb();
   await db.execute(sql`update graphile_worker._private_jobs j set run_at = now()
     from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = ${task} and j.run_at > now()`);
+}
+
+/**
+ * Runs attempt number `attempt` of the task's queued job with key `key`: makes its retry due, runs
+ * the queue, and waits until the worker has released the job (failures are recorded asynchronously).
+ */
+export async function runAttempt(task: string, key: string, attempt: number): Promise<QueuedJob | undefined> {
+  await makeRetriesDue(task);
+  await runDueJobs();
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const job = (await queuedJobs(task)).find((queued) => queued.key === key);
+    if (!job || (job.attempts >= attempt && !job.locked)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${task}: attempt ${attempt} was not recorded`);
 }

@@ -3,6 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { encryptSecret, randomToken } from "../../server/secrets";
 import { grantOwner, isOwnerGranted } from "../auth/clients";
+import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { isRosterLoaded } from "../roster/readiness";
 import type { UpsertOwnerInput } from "./api/upsert-owner.types";
 import { OWNER_MESSAGES } from "./messages";
@@ -83,6 +84,10 @@ async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: Upsert
     .set({ ...changes, updatedAt: sql`now()` })
     .where(eq(propertyOwners.id, owner.id))
     .returning();
+  // spec Property owner activation: the owner's prospects follow its purchase flow and ceiling.
+  if (updated.purchaseFlowEnabled !== owner.purchaseFlowEnabled || updated.maxCoverageAmountCents !== owner.maxCoverageAmountCents) {
+    await requestProspectReevaluation(tx, { ownerId: owner.id });
+  }
   return updated;
 }
 

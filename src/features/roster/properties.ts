@@ -2,6 +2,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
+import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
@@ -36,7 +37,10 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
     disagreements: [],
   };
   const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
+  const updatedIds = ctx.buildings.flatMap((building) => (building.dirty && building.row.id !== undefined ? [building.row.id] : []));
   await writeBuildings(tx, ctx);
+  // spec Property transitions: the prospects of changed buildings follow them (in the background).
+  await requestProspectReevaluation(tx, { ownerId: owner.id, buildingIds: updatedIds });
   return results;
 }
 

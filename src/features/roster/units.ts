@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { FieldErrors } from "../../server/errors";
+import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
@@ -48,6 +49,9 @@ export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]):
     const failed = failedContributors(parsed, results, buildings);
     if (failed.size === excluded.size && [...failed.keys()].every((item) => excluded.has(item))) {
       await write(tx, [...buildings.values()], disagreements);
+      // A changed unit (its coverage rule) changes the decisions of its building's prospects.
+      const changed = [...buildings.values()].filter((building) => building.units.some((unit) => unit.dirty && unit.row.id !== undefined));
+      await requestProspectReevaluation(tx, { ownerId, buildingIds: changed.map((building) => building.row.id) });
       return results;
     }
     const named = new Map([...failed].filter(([item]) => item.name != null));
