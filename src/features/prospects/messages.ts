@@ -9,4 +9,6 @@ export const PROSPECT_MESSAGES = {
   taken: "has already been taken",
   notFound: "Prospect not found",
   propertyNotCreated: "could not be created",
+  /** An operator-facing failure of the eligibility job (the job's last error); the prospect ends `error`. */
+  coverageRuleGivesNoAmount: "The coverage rule of the prospect's building or unit gives no amount",
 } as const;

@@ -1,6 +1,8 @@
+import { AppError } from "../../../server/errors";
 import type { Owner } from "../../owners/service";
 import { coverageOf } from "../../roster/effective";
 import type { properties, units } from "../../roster/tables";
+import { PROSPECT_MESSAGES } from "../messages";
 import type { EligibilityDecision, Prospect } from "../tables";
 import { REASONS } from "./reasons";
 
@@ -50,7 +52,7 @@ export function coverageFor(input: EligibilityInput): Coverage {
   else if (prospect.monthlyRentCents !== null && property) raw = Math.round(prospect.monthlyRentCents * coverageOf(property, unit ?? undefined).value);
   // A coverage rule that yields no number (a malformed rule in the roster) cannot be decided on:
   // the job fails and, after its last attempt, the prospect is `error` (docs/eligibility.md).
-  if (raw !== null && !Number.isFinite(raw)) throw new Error(`The coverage rule of property ${property?.id} does not give an amount`);
+  if (raw !== null && !Number.isFinite(raw)) throw new AppError("internal", PROSPECT_MESSAGES.coverageRuleGivesNoAmount);
   const effective = raw === null ? null : owner.maxCoverageAmountCents === null ? raw : Math.min(raw, owner.maxCoverageAmountCents);
   return { raw, effective };
 }
