@@ -1,13 +1,29 @@
 import { sql } from "drizzle-orm";
 import { runOnce, type Task, type TaskList } from "graphile-worker";
+import pg from "pg";
 import { FEATURE_TASKS } from "../composition/tasks";
 import { databaseUrl, getDb } from "../server/db/client";
 import { quietWorkerLogger } from "../server/jobs/logger";
 import { workerTaskList } from "../server/jobs/worker";
 
+/**
+ * graphile-worker's `runOnce` returns before the pool it made has closed, and a test file's database
+ * dropped in that moment fails the run with "terminating connection" (57P01): each run gets its own
+ * pool, closed before returning.
+ */
+async function runOnceWith(taskList: TaskList): Promise<void> {
+  const pgPool = new pg.Pool({ connectionString: await databaseUrl(), max: 4 });
+  pgPool.on("error", () => {}); // an idle connection ended by the server; nothing to do
+  try {
+    await runOnce({ pgPool, taskList, logger: quietWorkerLogger, noHandleSignals: true });
+  } finally {
+    await pgPool.end();
+  }
+}
+
 /** Runs every job that is due in this test file's database, with the real task list, then returns. */
 export async function runDueJobs(): Promise<void> {
-  await runOnce({ connectionString: await databaseUrl(), taskList: workerTaskList(FEATURE_TASKS), logger: quietWorkerLogger, noHandleSignals: true });
+  await runOnceWith(workerTaskList(FEATURE_TASKS));
 }
 
 /** Like `runDueJobs`, and answers how many jobs of each task ran (the real tasks, only counted). */
@@ -22,7 +38,7 @@ export async function runDueJobsCounted(): Promise<Record<string, number>> {
       },
     ]),
   );
-  await runOnce({ connectionString: await databaseUrl(), taskList: counted, logger: quietWorkerLogger, noHandleSignals: true });
+  await runOnceWith(counted);
   return counts;
 }
 
