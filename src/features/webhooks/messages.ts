@@ -10,6 +10,5 @@ export const WEBHOOK_MESSAGES = {
   providerNotYours: "Client is not the provider subscription's client",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
-  endpointInactive: (status: string) => `endpoint is ${status}`,
   rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,
 } as const;
