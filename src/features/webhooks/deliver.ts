@@ -8,7 +8,8 @@ import { delayBeforeAttempt, MAX_ATTEMPTS, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_RET
 import { signingSecretsFor } from "./secrets";
 import { type Outcome, settleDeliveries } from "./settle";
 import { signatureHeader } from "./signing";
-import type { WebhookDelivery, WebhookEndpoint } from "./tables";
+import { operatorHeaders } from "./static-headers";
+import type { WebhookDelivery } from "./tables";
 
 export type Clock = { now: () => Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -101,14 +102,4 @@ async function attempt(
       requestHeaders: headers,
     },
   };
-}
-
-/** spec Delivery mechanics 5: operator headers go first and never override Content-Type or X-Webhook-*. */
-export function operatorHeaders(endpoint: Pick<WebhookEndpoint, "staticHeaders">): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(endpoint.staticHeaders ?? {}).filter(([name]) => {
-      const lower = name.toLowerCase();
-      return lower !== "content-type" && lower !== "content-length" && !lower.startsWith("x-webhook-");
-    }),
-  );
 }

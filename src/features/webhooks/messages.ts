@@ -10,5 +10,13 @@ export const WEBHOOK_MESSAGES = {
   providerNotYours: "Client is not the provider subscription's client",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
+  headersInvalid: "Static headers are invalid",
+  headerNameInvalid: "is not a valid header name (RFC 9110 token)",
+  headerValueInvalid: "must be a non-empty header value without control characters, CR or LF, or surrounding spaces (RFC 9110 field-value)",
+  headerValueTooLong: (max: number) => `must be at most ${max} characters`,
+  headerReserved: "cannot be set: Content-Type, every X-Webhook-* header and the connection's own headers are set by the service",
+  headerSetAndUnset: "is both set and unset",
+  headerSetTwice: "is set twice (header names are case-insensitive)",
+  tooManyHeaders: (max: number) => `An endpoint has at most ${max} static headers`,
   rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,
 } as const;
