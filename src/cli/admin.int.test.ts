@@ -13,21 +13,7 @@ import { getDb } from "../server/db/client";
 import { decryptSecret } from "../server/secrets";
 import { unique } from "../test/factories";
 import { call } from "../test/http";
-import { runAdmin } from "./admin";
-
-async function admin(...argv: string[]): Promise<{ code: number; out: Record<string, unknown>; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => out.push(String(chunk)) > 0);
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => err.push(String(chunk)) > 0);
-  try {
-    const code = await runAdmin(argv);
-    return { code, out: out.length ? JSON.parse(out.join("")) : {}, err: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+import { admin } from "./admin-test-helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -137,7 +123,7 @@ describe("npm run admin (decisions §4)", () => {
     const owner = await admin("owner", "create-managed", "--name", "Covered", "--external-org-id", unique("c"));
     const providerCode = unique("prov");
     const provider = await admin("provider", "create", "--code", providerCode, "--client-id", clientId, "--owners", String(owner.out.owner_slug));
-    expect(provider.out).toEqual({ provider: { code: providerCode, client_id: clientId, owners: [owner.out.owner_slug] } });
+    expect(provider.out).toEqual({ provider: { code: providerCode, client_id: clientId, owners: [owner.out.owner_slug], buildings: [] } });
     const db = await getDb(); // each admin run closes the pool it used
     const [row] = await db.select().from(providers).where(eq(providers.code, providerCode));
     expect(decryptSecret(row.signingSecretEncrypted)).toMatch(/^whsec_/);

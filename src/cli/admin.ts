@@ -10,6 +10,7 @@ import { propertyOwners } from "../features/owners/tables";
 import { createSource } from "../features/prospects/sources";
 import { createProvider } from "../features/webhooks/providers";
 import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
+import { setStaticHeaders } from "../features/webhooks/static-headers";
 import { closeDb, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
 import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
@@ -33,6 +34,13 @@ const list = (value: string | undefined): string[] | undefined =>
     ?.split(",")
     .map((item) => item.trim())
     .filter(Boolean);
+
+const repeated = (flags: Flags, name: string): string[] => (flags[name] as string[] | undefined) ?? [];
+/** "a:b:c" → ["a", "b:c"]; no separator → [text, undefined]. */
+const splitOnce = (text: string, separator: string): [string, string | undefined] => {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + separator.length)];
+};
 
 class UsageError extends Error {}
 
@@ -117,9 +125,28 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "provider create": {
-    usage: "--code CODE --client-id ID [--owners s1,s2]",
-    run: async (flags) =>
-      createProvider(await getDb(), { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")) }),
+    usage: "--code CODE --client-id ID [--owners s1,s2] [--building OWNER_SLUG:EXTERNAL_ID]...",
+    run: async (flags) => {
+      const buildings = repeated(flags, "building").map((ref) => {
+        const [ownerSlug, externalId] = splitOnce(ref, ":");
+        if (!ownerSlug || !externalId) throw new UsageError(`--building must be OWNER_SLUG:EXTERNAL_ID, got "${ref}"`);
+        return { ownerSlug, externalId };
+      });
+      const input = { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")), buildings };
+      return (await getDb()).transaction((tx) => createProvider(tx, input));
+    },
+  },
+  "endpoint headers": {
+    usage: "--endpoint-id ID [--set 'Name: value']... [--unset Name]...",
+    run: async (flags) => {
+      const set: Record<string, string> = {};
+      for (const header of repeated(flags, "set")) {
+        const [name, value] = splitOnce(header, ":");
+        if (value === undefined || !name.trim()) throw new UsageError(`--set must be 'Name: value', got "${header}"`);
+        set[name.trim()] = value.trim();
+      }
+      return setStaticHeaders(await getDb(), str(flags, "endpoint-id"), { set, unset: repeated(flags, "unset").map((name) => name.trim()) });
+    },
   },
   "frame-origin add": {
     usage: "--origin https://...",
@@ -168,6 +195,10 @@ export async function runAdmin(argv: string[]): Promise<number> {
         "client-id": { type: "string" },
         owner: { type: "string" },
         owners: { type: "string" },
+        building: { type: "string", multiple: true },
+        "endpoint-id": { type: "string" },
+        set: { type: "string", multiple: true },
+        unset: { type: "string", multiple: true },
         "external-org-id": { type: "string" },
         "pms-type": { type: "string" },
         "pms-property-id": { type: "string" },

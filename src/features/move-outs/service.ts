@@ -35,8 +35,10 @@ export async function createMoveOut(tx: Tx, owner: Owner, clientId: string, inpu
     .onConflictDoNothing({ target: [moveOuts.ownerId, moveOuts.externalId] })
     .returning();
   if (created) {
-    // spec Event catalog: move_out.initiated when a move-out is created through the API.
-    await emitEvent(tx, { ownerId, ownerSlug: owner.slug, event: "move_out.initiated", data: moveOutPayload(created), clientId });
+    // spec Event catalog: move_out.initiated when a move-out is created through the API. A move-out
+    // stands alone: it belongs to the owner's building whose external_system_id its property names.
+    const building = { externalId: created.property.external_id };
+    await emitEvent(tx, { ownerId, ownerSlug: owner.slug, event: "move_out.initiated", data: moveOutPayload(created), clientId, building });
     return { moveOut: created, created: true };
   }
   const [existing] = await tx

@@ -36,6 +36,8 @@ export function prospectPayload(event: ProspectEvent, prospect: Prospect, owner:
 }
 
 export async function emitProspectEvent(tx: Tx, event: ProspectEvent, prospect: Prospect, owner: Owner, source: Source): Promise<void> {
-  // A prospect is the record of its source's client: only that partner's endpoints hear of it.
-  await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event, data: prospectPayload(event, prospect, owner, source), clientId: source.clientId });
+  const data = prospectPayload(event, prospect, owner, source);
+  // A prospect is the record of its source's client: only that partner's endpoints hear of it; and
+  // providers covering single buildings hear of it when it is resolved to one of theirs (spec Delivery mechanics 6).
+  await emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event, data, clientId: source.clientId, building: { id: prospect.propertyId } });
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
+import { WEBHOOK_MESSAGES } from "./messages";
 import { RATE_LIMIT_PER_MINUTE } from "./schedule";
 import type { WebhookDelivery, WebhookEndpoint } from "./tables";
 
@@ -30,22 +31,46 @@ const date = (value: unknown) => (value === null || value === undefined ? null :
  * each window row is locked once, at its latest version, and concurrent claims for overlapping
  * endpoints queue in the same order instead of deadlocking. Deliveries that are not due, already
  * settled or claimed by another worker are skipped.
+ *
+ * spec Delivery mechanics 1 (only `active` endpoints receive deliveries) and Webhook delivery
+ * status (`failed` only after attempt 25): the same statement parks the due deliveries of a
+ * `suspended` or `disabled` endpoint instead of claiming them. A parked delivery keeps its status,
+ * attempt number and last failure reason, loses its schedule (`next_retry_at` null: it waits for
+ * the endpoint) and has no job; the endpoint's return to `active` re-enqueues it
+ * (`resumeEndpointDeliveries`). A delivery of a deleted endpoint (one recorded by an event that
+ * raced the deletion) ends `failed`, as the deletion ended the others.
  */
 export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
   const windowStart = new Date(now.getTime() - 60_000).toISOString();
   const at = now.toISOString();
+  // Checked again on the row each UPDATE locks: a concurrent claim or settle may have changed it since
+  // this statement's snapshot (an early job must not claim a delivery rescheduled meanwhile).
+  const isDue = sql`d.status in ('pending', 'retrying', 'rate_limited') and (d.next_retry_at is null or d.next_retry_at <= ${at}::timestamptz)`;
   const rows = await db.execute<Row>(sql`
-    with claimed as (
+    with due as (
+      select d.id, e.status as endpoint_status, e.deleted_at is not null as endpoint_deleted
+      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+      where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+        and ${isDue}
+    ), claimed as (
       update webhook_deliveries d
       set status = 'delivering', lease_expires_at = ${leaseUntil.toISOString()}::timestamptz, updated_at = ${at}::timestamptz
-      where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
-        and d.status in ('pending', 'retrying', 'rate_limited')
-        and (d.next_retry_at is null or d.next_retry_at <= ${at}::timestamptz)
+      from due where d.id = due.id and due.endpoint_status = 'active' and not due.endpoint_deleted
+        and ${isDue}
       returning d.*
+    ), parked as (
+      update webhook_deliveries d set next_retry_at = null, updated_at = ${at}::timestamptz
+      from due where d.id = due.id and due.endpoint_status <> 'active' and not due.endpoint_deleted
+        and ${isDue}
+      returning d.id
+    ), ended as (
+      update webhook_deliveries d
+      set status = 'failed', next_retry_at = null, last_attempt_failure_reason = ${WEBHOOK_MESSAGES.endpointDeleted}, updated_at = ${at}::timestamptz
+      from due where d.id = due.id and due.endpoint_deleted and ${isDue}
+      returning d.id
     ), demand as (
       select c.endpoint_id as id, count(*)::int as n
-      from claimed c join webhook_endpoints e on e.id = c.endpoint_id
-      where e.status = 'active' and e.deleted_at is null
+      from claimed c
       group by c.endpoint_id
     ), slots as (
       insert into webhook_rate_windows as w (endpoint_id, started_at, count)

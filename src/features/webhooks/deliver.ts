@@ -8,7 +8,8 @@ import { delayBeforeAttempt, MAX_ATTEMPTS, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_RET
 import { signingSecretsFor } from "./secrets";
 import { type Outcome, settleDeliveries } from "./settle";
 import { signatureHeader } from "./signing";
-import type { WebhookDelivery, WebhookEndpoint } from "./tables";
+import { operatorHeaders } from "./static-headers";
+import type { WebhookDelivery } from "./tables";
 
 export type Clock = { now: () => Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -21,7 +22,8 @@ const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + se
 /**
  * One attempt of each delivery among `ids` that is due (spec Webhook delivery status). Claims them
  * with a lease and counts them into their endpoints' rate windows (one statement), POSTs the
- * stored bodies with fresh signature headers side by side, then records every attempt and settles
+ * stored bodies with fresh signature headers side by side (the claim took only deliveries of active
+ * endpoints; it parked those of suspended or disabled ones without using an attempt), then records every attempt and settles
  * every status (delivered, retrying on the schedule, failed after 25, rate_limited) and schedules
  * the next tries (one statement). Returns the settled deliveries.
  */
@@ -61,10 +63,6 @@ async function attempt(
     lastAttemptedAt: delivery.lastAttemptedAt,
     durationMs: delivery.durationMs,
   };
-  if (endpoint.deletedAt || endpoint.status !== "active") {
-    const reason = endpoint.deletedAt ? WEBHOOK_MESSAGES.endpointDeleted : WEBHOOK_MESSAGES.endpointInactive(endpoint.status);
-    return { ...unchanged, status: "failed", nextRetryAt: null, lastAttemptFailureReason: reason };
-  }
   if (!withinRateLimit) {
     // spec: excess is rate_limited and retried in 60 seconds without using an attempt.
     return {
@@ -104,14 +102,4 @@ async function attempt(
       requestHeaders: headers,
     },
   };
-}
-
-/** spec Delivery mechanics 5: operator headers go first and never override Content-Type or X-Webhook-*. */
-export function operatorHeaders(endpoint: Pick<WebhookEndpoint, "staticHeaders">): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(endpoint.staticHeaders ?? {}).filter(([name]) => {
-      const lower = name.toLowerCase();
-      return lower !== "content-type" && lower !== "content-length" && !lower.startsWith("x-webhook-");
-    }),
-  );
 }

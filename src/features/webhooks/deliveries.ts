@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
+import { findEndpoint, type Subscriber } from "./endpoints";
 import { enqueueDelivery } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
@@ -31,8 +32,19 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
+/**
+ * The delivery routes of an owner and of a provider subscription share these functions (decisions
+ * §7); each first finds the endpoint among the subscriber's, so another subscriber's answers 404.
+ */
+
 /** Newest first, keyset pagination (decisions §7). */
-export async function listDeliveries(tx: Tx, endpointId: string, options: { status?: WebhookDelivery["status"]; cursor?: string; limit: number }) {
+export async function listDeliveries(
+  tx: Tx,
+  subscriber: Subscriber,
+  endpointId: string,
+  options: { status?: WebhookDelivery["status"]; cursor?: string; limit: number },
+) {
+  await findEndpoint(tx, subscriber, endpointId);
   const after = options.cursor ? parseCursor(options.cursor) : undefined;
   const rows = await tx
     .select({ delivery: webhookDeliveries, event: webhookEvents.event })
@@ -64,7 +76,8 @@ async function findDelivery(tx: Tx, endpointId: string, id: string) {
 }
 
 /** One delivery with the exact raw body sent, the last request's headers and every attempt. */
-export async function deliveryDetail(tx: Tx, endpointId: string, id: string) {
+export async function deliveryDetail(tx: Tx, subscriber: Subscriber, endpointId: string, id: string) {
+  await findEndpoint(tx, subscriber, endpointId);
   const row = await findDelivery(tx, endpointId, id);
   const attempts = await tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.number, webhookAttempts.id);
   return {
@@ -85,14 +98,17 @@ export async function deliveryDetail(tx: Tx, endpointId: string, id: string) {
  * spec Webhook delivery status, failed → re-enqueued: a failed delivery gets a fresh schedule of 25
  * attempts; a delivered one is replayed with the same delivery id. Anything still scheduled: 409.
  */
-export async function retryDelivery(tx: Tx, endpointId: string, id: string) {
-  const row = await findDelivery(tx, endpointId, id);
-  if (row.delivery.status !== "failed" && row.delivery.status !== "delivered") throw errors.conflict(WEBHOOK_MESSAGES.alreadyScheduled);
-  const [delivery] = await tx
-    .update(webhookDeliveries)
-    .set({ status: "pending", attemptNumber: 0, nextRetryAt: null, updatedAt: sql`now()` })
-    .where(eq(webhookDeliveries.id, id))
-    .returning();
-  await enqueueDelivery(tx, id);
-  return deliveryView({ ...delivery, event: row.event });
+export async function retryDelivery(db: Tx, subscriber: Subscriber, endpointId: string, id: string) {
+  return db.transaction(async (tx) => {
+    await findEndpoint(tx, subscriber, endpointId);
+    const row = await findDelivery(tx, endpointId, id);
+    if (row.delivery.status !== "failed" && row.delivery.status !== "delivered") throw errors.conflict(WEBHOOK_MESSAGES.alreadyScheduled);
+    const [delivery] = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", attemptNumber: 0, nextRetryAt: null, updatedAt: sql`now()` })
+      .where(eq(webhookDeliveries.id, id))
+      .returning();
+    await enqueueDelivery(tx, id);
+    return deliveryView({ ...delivery, event: row.event });
+  });
 }

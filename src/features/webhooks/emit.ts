@@ -15,13 +15,20 @@ export type EmitInput<E extends EventName = EventName> = {
    * which go to every subscribed endpoint of the owner (docs/decisions.md, Webhooks).
    */
   clientId?: string;
+  /**
+   * The building the event's record belongs to, for providers covering single buildings (spec
+   * Delivery mechanics 6): its id (a prospect's resolved building), or its `external_system_id`
+   * under the owner (a move-out, which stands alone, names its property by `external_id`). None:
+   * an owner-level event, received only by subscriptions covering the whole owner.
+   */
+  building?: { id: number | null } | { externalId: string | null | undefined };
 };
 
 /**
  * spec Events, Delivery mechanics 1: inside the caller's transaction, records the event with its
  * exact body (only when someone is subscribed: an event nobody receives is not kept) and one
  * delivery per `active` endpoint subscribed to it for the owner (the owner's own
- * endpoints and provider subscriptions covering the owner), and adds the job that delivers them
+ * endpoints and provider subscriptions covering the owner, or the event's building), and adds the job that delivers them
  * (one job per 100 deliveries of the event, attempted side by side). A rolled back change emits
  * nothing; a committed one never loses a delivery. One statement for all of it. Partners sharing an
  * owner are isolated: an event about one client's record reaches only that client's endpoints.
@@ -30,6 +37,8 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
   const key: DataKey = EVENT_CATALOG[input.event];
   // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
   const body = JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } });
+  const buildingId = input.building && "id" in input.building ? input.building.id : null;
+  const buildingExternalId = input.building && "externalId" in input.building ? (input.building.externalId ?? null) : null;
   const [row] = await tx.execute<{ event_id: number | null; deliveries: number }>(sql`
     with targets as (
       select e.id from webhook_endpoints e
@@ -40,7 +49,12 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
           or e.provider_id in (
             select p.id from providers p
             where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = ${input.ownerId})
+               or exists (
+                 select 1 from provider_buildings pb join properties b on b.id = pb.property_id
+                 where pb.provider_id = p.id and b.owner_id = ${input.ownerId}
+                   and (b.id = ${buildingId}::int or b.external_system_id = ${buildingExternalId}::text))
                or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
+                   and not exists (select 1 from provider_buildings pb where pb.provider_id = p.id)
                    and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = ${input.ownerId}))
           )
         )

@@ -4,6 +4,7 @@ import { errors, type FieldErrors } from "../../server/errors";
 import { randomToken } from "../../server/secrets";
 import { isEventName } from "./catalog";
 import { checkDestination } from "./destination-guard";
+import { endEndpointDeliveries, resumeEndpointDeliveries } from "./endpoint-deliveries";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { providers } from "./providers.table";
 import { type WebhookEndpoint, webhookEndpoints } from "./tables";
@@ -80,37 +81,53 @@ export async function listEndpoints(tx: Tx, subscriber: Subscriber): Promise<Web
 }
 
 /** The subscriber's endpoint, or 404: an owner route never reaches a provider's endpoint, and the reverse. */
-export async function findEndpoint(tx: Tx, subscriber: Subscriber, id: string): Promise<WebhookEndpoint> {
-  const [endpoint] = await tx
+export async function findEndpoint(tx: Tx, subscriber: Subscriber, id: string, options: { lock?: boolean } = {}): Promise<WebhookEndpoint> {
+  const query = tx
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), subscriberCondition(subscriber), isNull(webhookEndpoints.deletedAt)));
+  const [endpoint] = options.lock ? await query.for("no key update") : await query;
   if (!endpoint) throw errors.notFound(WEBHOOK_MESSAGES.endpointNotFound);
   return endpoint;
 }
 
-export async function updateEndpoint(tx: Tx, subscriber: Subscriber, id: string, fields: EndpointFields): Promise<WebhookEndpoint> {
-  await findEndpoint(tx, subscriber, id);
+/**
+ * Updates the endpoint; a return to `active` re-enqueues the deliveries that waited while it was
+ * suspended or disabled (spec Webhook delivery status: a status change never fails a delivery).
+ * The row is locked first, so the status it changes from is the one that was in force.
+ */
+export async function updateEndpoint(db: Tx, subscriber: Subscriber, id: string, fields: EndpointFields): Promise<WebhookEndpoint> {
+  await findEndpoint(db, subscriber, id); // 404 before 422; the destination's DNS check stays outside the lock
   await validate(fields, false);
-  const [endpoint] = await tx
-    .update(webhookEndpoints)
-    .set({
-      ...(fields.name !== undefined ? { name: fields.name } : {}),
-      ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
-      ...(fields.events !== undefined ? { events: [...new Set(fields.events)] } : {}),
-      ...(fields.status !== undefined ? { status: fields.status } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(webhookEndpoints.id, id))
-    .returning();
-  return endpoint;
+  return db.transaction(async (tx) => {
+    const before = await findEndpoint(tx, subscriber, id, { lock: true });
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({
+        ...(fields.name !== undefined ? { name: fields.name } : {}),
+        ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
+        ...(fields.events !== undefined ? { events: [...new Set(fields.events)] } : {}),
+        ...(fields.status !== undefined ? { status: fields.status } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(webhookEndpoints.id, id))
+      .returning();
+    if (before.status !== "active" && endpoint.status === "active") await resumeEndpointDeliveries(tx, id);
+    return endpoint;
+  });
 }
 
-/** Removes the endpoint from the API; its delivery history is kept and pending deliveries stop. */
-export async function deleteEndpoint(tx: Tx, subscriber: Subscriber, id: string): Promise<WebhookEndpoint> {
-  await findEndpoint(tx, subscriber, id);
-  const [endpoint] = await tx.update(webhookEndpoints).set({ deletedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(webhookEndpoints.id, id)).returning();
-  return endpoint;
+/**
+ * Removes the endpoint from the API; its delivery history is kept and its open deliveries end
+ * `failed` ("endpoint was deleted"), in the same transaction.
+ */
+export async function deleteEndpoint(db: Tx, subscriber: Subscriber, id: string): Promise<WebhookEndpoint> {
+  return db.transaction(async (tx) => {
+    await findEndpoint(tx, subscriber, id, { lock: true });
+    const [endpoint] = await tx.update(webhookEndpoints).set({ deletedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(webhookEndpoints.id, id)).returning();
+    await endEndpointDeliveries(tx, id);
+    return endpoint;
+  });
 }
 
 /** spec Errors: the provider route answers 404 until the subscriber is provisioned; 403 for another client. */

@@ -1,10 +1,12 @@
 import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { propertyOwners } from "../owners/tables";
+import { properties } from "../roster/tables";
 
 /**
  * A provider subscription (spec Delivery mechanics 6): one subscriber receiving events of many owners
- * behind a platform. Coverage: the listed owners, or when none are listed every owner granted to the
- * provider's client.
+ * behind a platform "or only configured properties". Coverage: the listed owners (every event of
+ * theirs) and the listed buildings (events whose record belongs to one of them); when neither is
+ * listed, every owner granted to the provider's client.
  */
 export const providers = pgTable(
   "providers",
@@ -31,4 +33,18 @@ export const providerOwners = pgTable(
       .references(() => propertyOwners.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.providerId, t.ownerId] }), index("provider_owners_owner_idx").on(t.ownerId)],
+);
+
+/** Buildings a provider subscription covers one by one (spec Delivery mechanics 6: "only configured properties"). */
+export const providerBuildings = pgTable(
+  "provider_buildings",
+  {
+    providerId: integer("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "cascade" }),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.providerId, t.propertyId] }), index("provider_buildings_property_idx").on(t.propertyId)],
 );

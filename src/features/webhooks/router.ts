@@ -1,6 +1,7 @@
 import { router } from "../../server/trpc/init";
-import { getDeliveryProcedure, listDeliveriesProcedure, retryDeliveryProcedure } from "./api/deliveries";
+import { getOwnerDelivery, listOwnerDeliveries, retryOwnerDelivery } from "./api/owner-deliveries";
 import { createOwnerEndpoint, deleteOwnerEndpoint, listOwnerEndpoints, updateOwnerEndpoint } from "./api/owner-endpoints";
+import { getProviderDelivery, listProviderDeliveries, retryProviderDelivery } from "./api/provider-deliveries";
 import { createProviderEndpoint, deleteProviderEndpoint, listProviderEndpoints, updateProviderEndpoint } from "./api/provider-endpoints";
 
 export const webhooksRestRouter = router({
@@ -12,7 +13,10 @@ export const webhooksRestRouter = router({
   listProviderEndpoints,
   updateProviderEndpoint,
   deleteProviderEndpoint,
-  listDeliveries: listDeliveriesProcedure,
-  getDelivery: getDeliveryProcedure,
-  retryDelivery: retryDeliveryProcedure,
+  listDeliveries: listOwnerDeliveries,
+  getDelivery: getOwnerDelivery,
+  retryDelivery: retryOwnerDelivery,
+  listProviderDeliveries,
+  getProviderDelivery,
+  retryProviderDelivery,
 });

@@ -7,7 +7,6 @@ import { call } from "../../test/http";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { emitEvent } from "./emit";
-import { WEBHOOK_MESSAGES } from "./messages";
 import { createProvider } from "./providers";
 import { providers } from "./providers.table";
 import { webhookDeliveries } from "./tables";
@@ -64,26 +63,5 @@ describe("provider subscriptions (spec Delivery mechanics 6)", () => {
     await grant(partner.client, stranger.owner.id);
     await emit(stranger.owner, "granted-later");
     expect(await deliveriesOf(endpoint)).toHaveLength(2);
-  });
-});
-
-describe("endpoint status (spec Webhook endpoint: only active endpoints receive deliveries)", () => {
-  it("records nothing for disabled endpoints, and fails a pending delivery whose endpoint was suspended or removed before its attempt", async () => {
-    const { owner, register, base, token } = await webhookPartner();
-    const hook = await receiver();
-    const disabled = await register(hook.url, ["prospect.ready"]);
-    await call("PUT", `${base}/${disabled}`, { token, body: { endpoint: { status: "disabled" } } });
-    const suspended = await register(hook.url, ["prospect.ready"]);
-    const removed = await register(hook.url, ["prospect.ready"]);
-    await emit(owner, "status");
-    expect(await deliveriesOf(disabled)).toEqual([]);
-    await call("PUT", `${base}/${suspended}`, { token, body: { endpoint: { status: "suspended" } } });
-    await call("DELETE", `${base}/${removed}`, { token });
-    await runDueJobs();
-    expect(hook.received).toEqual([]);
-    expect(await deliveriesOf(suspended)).toMatchObject([
-      { status: "failed", attemptNumber: 0, lastAttemptFailureReason: WEBHOOK_MESSAGES.endpointInactive("suspended") },
-    ]);
-    expect(await deliveriesOf(removed)).toMatchObject([{ status: "failed", attemptNumber: 0, lastAttemptFailureReason: WEBHOOK_MESSAGES.endpointDeleted }]);
   });
 });

@@ -90,6 +90,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'delivering'`),
+    // An endpoint's open deliveries, for its return to `active` and its deletion.
+    index("webhook_deliveries_open_idx").on(t.endpointId).where(sql`${t.status} in ('pending', 'retrying', 'rate_limited', 'delivering')`),
   ],
 );
 

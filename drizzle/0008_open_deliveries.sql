@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_open_idx" ON "webhook_deliveries" USING btree ("endpoint_id") WHERE "webhook_deliveries"."status" in ('pending', 'retrying', 'rate_limited', 'delivering');
