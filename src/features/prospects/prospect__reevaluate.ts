@@ -5,7 +5,7 @@ import { addJob, defineTask } from "../../server/jobs/define-task";
 import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/decision-rows";
 import { undeterminedDecision } from "./eligibility/evaluate";
 import { emitProspectEvent, prospectPayload } from "./events";
-import { REEVALUATE_TASK, ReevaluationPayload } from "./request-reevaluation";
+import { type ReevaluationPayload, reevaluateTask } from "./request-reevaluation";
 import { type Prospect, prospects } from "./tables";
 
 /** Prospects re-evaluated per transaction: a few statements per chunk, never one per prospect. */
@@ -18,8 +18,7 @@ export const REEVALUATION_CHUNK = 500;
  * reads the roster when it runs; `incomplete` and `error` prospects have no decision to follow.
  */
 export const prospectReevaluate = defineTask({
-  name: REEVALUATE_TASK,
-  payload: ReevaluationPayload,
+  ...reevaluateTask,
   handler: async (scope) => {
     const db = await getDb();
     await db.transaction(async (tx) => {

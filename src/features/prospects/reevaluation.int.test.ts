@@ -7,7 +7,7 @@ import { queuedJobs, runDueJobs, runDueJobsCounted } from "../../test/jobs";
 import { address } from "../roster/roster-test-helpers";
 import { REASONS } from "./eligibility/reasons";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
-import { REEVALUATE_TASK } from "./request-reevaluation";
+import { reevaluateTask } from "./request-reevaluation";
 import { prospects } from "./tables";
 
 const hook = await startReceiver();
@@ -51,7 +51,7 @@ describe("decisions follow the roster (spec Property transitions, Provisioning o
   it("withdraws the URLs of a deactivated building's prospects and restores them on reactivation, with prospect.ready", async () => {
     const { get, ready, events, postProperties, settle } = await readyProspect("re-active");
     await postProperties([{ external_system_id: "b1", active: false }]);
-    expect(await queuedJobs(REEVALUATE_TASK)).toHaveLength(1);
+    expect(await queuedJobs(reevaluateTask.name)).toHaveLength(1);
     await settle();
     const inactive = (await get("re-active")).body.prospect;
     expect(inactive).toMatchObject({ status: "ready", enrollment_url: null, hosted_enrollment_url: null });
@@ -115,7 +115,7 @@ describe("decisions follow the roster (spec Property transitions, Provisioning o
       token,
       body: [{ external_system_id: "u-r", property_external_id: "b-pms", default_coverage: { type: "multiplier", value: 2 } }],
     });
-    expect((await queuedJobs(REEVALUATE_TASK)).map((job) => job.payload)).toEqual([expect.objectContaining({ buildingId: expect.any(Number) })]);
+    expect((await queuedJobs(reevaluateTask.name)).map((job) => job.payload)).toEqual([expect.objectContaining({ buildingId: expect.any(Number) })]);
     await settle();
     expect((await get("re-pms")).body.prospect.effective_coverage_amount_cents).toBe(300000);
     const [after] = await db.select().from(prospects).where(eq(prospects.sourceProspectId, "re-unit"));
@@ -127,7 +127,7 @@ describe("decisions follow the roster (spec Property transitions, Provisioning o
     await postProperties([{ external_system_id: "b1", active: false }]);
     await postProperties([{ external_system_id: "b1", active: true }]);
     await postProperties([{ external_system_id: "b1", active: false }]);
-    expect(await queuedJobs(REEVALUATE_TASK)).toHaveLength(1);
+    expect(await queuedJobs(reevaluateTask.name)).toHaveLength(1);
     await settle();
     expect((await get("re-burst")).body.prospect).toMatchObject({ enrollment_url: null, sdi_ineligibility_reasons: [REASONS.propertyInactive] });
   });
@@ -146,12 +146,12 @@ describe("decisions follow the roster (spec Property transitions, Provisioning o
       await db.insert(prospects).values(rows);
     }
     await postProperties([{ external_system_id: "b1", active: false }]);
-    expect(await queuedJobs(REEVALUATE_TASK)).toHaveLength(1);
+    expect(await queuedJobs(reevaluateTask.name)).toHaveLength(1);
     const started = Date.now();
     const ran = await runDueJobsCounted();
     expect(Date.now() - started).toBeLessThan(10_000); // "within seconds", on a loaded 2-core machine
     // 1,000 prospects in chunks of 500: two full chunks and a last, empty look.
-    expect(ran[REEVALUATE_TASK]).toBeLessThanOrEqual(3);
+    expect(ran[reevaluateTask.name]).toBeLessThanOrEqual(3);
     expect(ran.prospect__check_eligibility).toBeUndefined();
     const [{ withdrawn }] = await db.execute<{ withdrawn: number }>(
       sql`select count(*)::int as withdrawn from prospects where owner_id = ${owner.id} and eligibility->'sdi' ? ${REASONS.propertyInactive}`,

@@ -7,7 +7,7 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
-import { DELIVERY_TASK, MAX_DELIVERIES_PER_JOB } from "./jobs";
+import { deliveryTask, MAX_DELIVERIES_PER_JOB } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./tables";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
@@ -19,7 +19,7 @@ const receiver = receiversOfThisFile();
 async function deliveryJobs() {
   const rows = await (await getDb()).execute<{ payload: { deliveryIds: string[] }; run_at: string }>(
     sql`select j.payload, j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-        where t.identifier = ${DELIVERY_TASK}`,
+        where t.identifier = ${deliveryTask.name}`,
   );
   return rows.map((row) => ({ ids: row.payload.deliveryIds, runAt: new Date(row.run_at) }));
 }

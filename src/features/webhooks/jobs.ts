@@ -1,17 +1,25 @@
 import { type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Tx } from "../../server/db/client";
+import { addJob, declareTask } from "../../server/jobs/define-task";
 
 /**
- * The delivery task's name (`webhook_delivery__attempt.ts` defines it): one job attempts a batch of
- * deliveries (an event's, or those due at one time). Its jobs are added by SQL, set-based, here.
+ * The delivery task's declaration (`webhook_delivery__attempt.ts` defines it with its handler): one
+ * job attempts a batch of deliveries (an event's, or those due at one time). Its jobs are added
+ * set-based by the statements that write deliveries (`deliveryJobsFrom`), so they are declared here.
  */
-export const DELIVERY_TASK = "webhook_delivery__attempt";
+export const deliveryTask = declareTask({
+  name: "webhook_delivery__attempt",
+  // `deliveryId` is the payload of jobs queued before deliveries were batched.
+  payload: z.union([z.object({ deliveryIds: z.array(z.string().min(1)) }), z.object({ deliveryId: z.string().min(1) })]),
+});
+
 /** A job never carries more deliveries than this; larger sets are split over several jobs. */
 export const MAX_DELIVERIES_PER_JOB = 100;
 
 /** Enqueues an attempt of one delivery through the caller's transaction (the retry route). */
 export async function enqueueDelivery(tx: Tx, deliveryId: string): Promise<void> {
-  await tx.execute(deliveryJobsFrom(sql`select ${deliveryId}::text as id, null::timestamptz as run_at`));
+  await addJob(tx, deliveryTask, { deliveryIds: [deliveryId] });
 }
 
 /**
@@ -22,7 +30,7 @@ export async function enqueueDelivery(tx: Tx, deliveryId: string): Promise<void>
 export function deliveryJobsFrom(rows: SQL): SQL {
   return sql`
     select graphile_worker.add_jobs(array(
-      select row(${DELIVERY_TASK}, json_build_object('deliveryIds', json_agg(id order by id)), null, run_at, null, null, null, null)::graphile_worker.job_spec
+      select row(${deliveryTask.name}::text, json_build_object('deliveryIds', json_agg(id order by id)), null, run_at, null, null, null, null)::graphile_worker.job_spec
       from (select id, run_at, (row_number() over (partition by run_at order by id) - 1) / ${MAX_DELIVERIES_PER_JOB} as chunk from (${rows}) due) batch
       group by run_at, chunk
     )) as added

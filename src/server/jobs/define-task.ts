@@ -4,15 +4,23 @@ import type { z } from "zod";
 import type { Tx } from "../db/client";
 
 /**
- * One definition per task (style §5): its name, its payload schema and its handler. The definition
- * is both the task list's entry and the handle jobs are added with (`addJob(tx, task, payload)`),
- * so a misspelt task or a wrong payload does not compile.
+ * What adding a job needs of a task: its name, payload schema and attempt limit. A task whose jobs
+ * are added by code its handler depends on declares this part apart (`declareTask`), so the adder
+ * imports the declaration and no import cycle forms; the definition then spreads it.
  */
-export type TaskDefinition<Payload = unknown> = {
+export type TaskDeclaration<Payload = unknown> = {
   readonly name: string;
   readonly payload: z.ZodType<Payload>;
   /** graphile-worker's attempts before the job is given up (its default is 25, over days). */
   readonly maxAttempts?: number;
+};
+
+/**
+ * One definition per task (style §5): its name, its payload schema and its handler. The definition
+ * is both the task list's entry and the handle jobs are added with (`addJob(tx, task, payload)`),
+ * so a misspelt task or a wrong payload does not compile.
+ */
+export type TaskDefinition<Payload = unknown> = TaskDeclaration<Payload> & {
   /**
    * Recurring tasks: run again this many seconds after each run (a chain kept alive by a job key),
    * started with every worker and backed by a crontab entry each minute.
@@ -25,8 +33,13 @@ export type TaskDefinition<Payload = unknown> = {
 // biome-ignore lint/suspicious/noExplicitAny: a list of tasks holds handlers of different payloads.
 export type AnyTask = TaskDefinition<any>;
 
+export function declareTask<Payload>(declaration: TaskDeclaration<Payload>): TaskDeclaration<Payload> {
+  if (!/^[a-z][a-z0-9_]*__[a-z][a-z0-9_]*$/.test(declaration.name)) throw new Error(`Task names are <entity>__<action>: ${declaration.name}`);
+  return declaration;
+}
+
 export function defineTask<Payload>(definition: TaskDefinition<Payload>): TaskDefinition<Payload> {
-  if (!/^[a-z][a-z0-9_]*__[a-z][a-z0-9_]*$/.test(definition.name)) throw new Error(`Task names are <entity>__<action>: ${definition.name}`);
+  declareTask(definition);
   return definition;
 }
 
@@ -43,7 +56,7 @@ export type AddJobOptions = {
  * Adds a job through the caller's transaction, so the job exists exactly when the change that
  * caused it commits (decisions §1: "no lost events").
  */
-export async function addJob<Payload>(tx: Tx, task: TaskDefinition<Payload>, payload: Payload, options: AddJobOptions = {}): Promise<void> {
+export async function addJob<Payload>(tx: Tx, task: TaskDeclaration<Payload>, payload: NoInfer<Payload>, options: AddJobOptions = {}): Promise<void> {
   // Checked when added too: a bad payload fails the change that caused it, not a job hours later.
   const checked = task.payload.parse(payload ?? {});
   await tx.execute(sql`select graphile_worker.add_job(
@@ -56,6 +69,24 @@ export async function addJob<Payload>(tx: Tx, task: TaskDefinition<Payload>, pay
     priority => ${options.priority ?? null}::int,
     job_key_mode => ${options.jobKeyMode ?? "replace"}::text
   )`);
+}
+
+/**
+ * Adds many jobs of one task in one statement, through the caller's transaction. With
+ * `preserveRunAt`, a job whose key is already pending keeps its run time (a burst coalesces).
+ */
+export async function addJobs<Payload>(
+  tx: Tx,
+  task: TaskDeclaration<Payload>,
+  jobs: readonly { payload: NoInfer<Payload>; jobKey?: string; runAt?: Date }[],
+  options: { preserveRunAt?: boolean } = {},
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const specs = jobs.map((job) => ({ payload: task.payload.parse(job.payload ?? {}), key: job.jobKey ?? null, run_at: job.runAt?.toISOString() ?? null }));
+  await tx.execute(sql`select graphile_worker.add_jobs(array(
+      select row(${task.name}::text, s.payload, null, s.run_at, ${task.maxAttempts ?? null}::int, s.key, null, null)::graphile_worker.job_spec
+      from json_to_recordset(${JSON.stringify(specs)}::json) as s(payload json, key text, run_at timestamptz)
+    ), job_key_preserve_run_at => ${options.preserveRunAt ?? false})`);
 }
 
 /** The job key of a recurring task's chain: one pending run at a time. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "../db/client";
 import { health } from "../health";
-import { addJob, defineTask, taskListOf } from "./define-task";
+import { addJob, addJobs, defineTask, taskListOf } from "./define-task";
 import { systemNoop } from "./system__noop";
 
 async function jobsNamed(task: string) {
@@ -59,6 +59,25 @@ describe("typed jobs (one definition gives the task list and the enqueue functio
     await addJob(db, bounded, { id: 1 }, { jobKey: "bounded-1" });
     const [row] = await db.execute<{ max_attempts: number }>(sql`select max_attempts from graphile_worker.jobs where key = 'bounded-1'`);
     expect(row.max_attempts).toBe(3);
+  });
+
+  it("adds many jobs of one task in one statement, checked, and a pending key keeps its run time when asked", async () => {
+    const db = await getDb();
+    const later = new Date(Date.now() + 3_600_000);
+    await addJobs(db, bounded, [
+      { payload: { id: 1 }, jobKey: "many-1", runAt: later },
+      { payload: { id: 2 }, jobKey: "many-2" },
+    ]);
+    await addJobs(db, bounded, [{ payload: { id: 3 }, jobKey: "many-1" }], { preserveRunAt: true });
+    const rows = await db.execute<{ key: string; max_attempts: number; later: boolean }>(
+      sql`select key, max_attempts, run_at > now() + interval '30 minutes' as later from graphile_worker.jobs where key like 'many-%' order by key`,
+    );
+    expect(rows.map((row) => ({ ...row }))).toEqual([
+      { key: "many-1", max_attempts: 3, later: true },
+      { key: "many-2", max_attempts: 3, later: false },
+    ]);
+    // @ts-expect-error payloads are typed here too, and checked before anything is added
+    await expect(addJobs(db, bounded, [{ payload: { id: 4 } }, { payload: { id: "x" } }])).rejects.toThrow();
   });
 
   it("validates the payload before the handler runs, and refuses a task defined twice", async () => {
