@@ -106,9 +106,10 @@ export async function upsertProspect(
 ): Promise<ProspectTransition> {
   const { owner, source, fields } = input;
   const sourceProspectId = fields.source_prospect_id as string;
-  await lockProspect(tx, owner.id, source.code, sourceProspectId);
-  // Two independent reads, both after the lock is held: sent together, they cost one round trip.
-  const [existing, found] = await Promise.all([
+  // The lock and two reads sent together cost one round trip: on the transaction's one connection
+  // the server runs them in order, so both reads still start only once the lock is held.
+  const [, existing, found] = await Promise.all([
+    lockProspect(tx, owner.id, source.code, sourceProspectId),
     findProspect(tx, owner.id, source.code, sourceProspectId),
     findReferencedLocation(tx, owner, input.clientId, fields),
   ]);
