@@ -3,16 +3,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
 import { ROSTER_MESSAGES } from "./messages";
-import { onboardingPartner } from "./roster-test-helpers";
+import { bankAccountItem, onboardingPartner } from "./roster-test-helpers";
 import { bankAccounts } from "./tables";
 
-const account = (id: string, extra: Record<string, unknown> = {}) => ({
-  external_system_id: id,
-  display_name: `Operating ${id}`,
-  routing_number: "021000021",
-  account_number: "000123456789",
-  ...extra,
-});
+const account = bankAccountItem;
 
 describe("POST /partners/{owner_slug}/bank_accounts (spec Bank account rules)", () => {
   it("creates accounts, makes the first the default, and never returns the account number", async () => {

@@ -7,7 +7,7 @@ import { grantBuilding } from "../owners/building-grants";
 import { createManagedOwner } from "../owners/service";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
 import { ROSTER_MESSAGES } from "./messages";
-import { address, building, type CollectionAnswer, onboardingPartner, serviceBuilding } from "./roster-test-helpers";
+import { address, bankAccountItem, building, type CollectionAnswer, onboardingPartner, serviceBuilding } from "./roster-test-helpers";
 import { bankAccounts, properties } from "./tables";
 
 type Post = (collection: "bank_accounts" | "properties" | "units", body: unknown) => Promise<{ body: CollectionAnswer }>;
@@ -170,13 +170,7 @@ describe("a failed property item writes nothing (spec Common rules 5-6)", () => 
 });
 
 describe("a failed bank account item writes nothing (spec Bank account rules 2, 4)", () => {
-  const account = (id: string, extra: Record<string, unknown> = {}) => ({
-    external_system_id: id,
-    display_name: `Operating ${id}`,
-    routing_number: "021000021",
-    account_number: "000123456789",
-    ...extra,
-  });
+  const account = bankAccountItem;
   const accountsOf = async (ownerId: number) => (await getDb()).select().from(bankAccounts).where(eq(bankAccounts.ownerId, ownerId));
 
   it("default: false on the current default changes nothing of that account", async () => {

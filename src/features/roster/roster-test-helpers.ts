@@ -60,3 +60,12 @@ export async function building(ownerId: number, externalId: string) {
     .where(and(eq(properties.ownerId, ownerId), eq(properties.externalSystemId, externalId)));
   return row;
 }
+
+/** A valid bank account item (spec Bank account); `extra` overrides or adds fields. */
+export const bankAccountItem = (id: string, extra: Record<string, unknown> = {}) => ({
+  external_system_id: id,
+  display_name: `Operating ${id}`,
+  routing_number: "021000021",
+  account_number: "000123456789",
+  ...extra,
+});
