@@ -20,10 +20,19 @@ describe("request signatures (decisions §6)", () => {
     ["301 seconds ahead", (h: string) => ({ header: h, secret: "s3cret", at: new Date(now.getTime() - 301_000) })],
     ["no v1", (h: string) => ({ header: h.split(",")[0], secret: "s3cret", at: now })],
     ["garbage", () => ({ header: "v1=abc", secret: "s3cret", at: now })],
-    ["uppercase hex", (h: string) => ({ header: h.toUpperCase(), secret: "s3cret", at: now })],
+    ["upper-case keys", (h: string) => ({ header: h.replace("t=", "T=").replace("v1=", "V1="), secret: "s3cret", at: now })],
+    ["a digest of the wrong length", (h: string) => ({ header: `${h}0`, secret: "s3cret", at: now })],
   ])("refuses a signature with %s", (_name, mutate) => {
     const { header, secret, at } = mutate(signRequest("s3cret", request, now));
     expect(isValidRequestSignature(header, secret, request, at)).toBe(false);
+  });
+
+  it("accepts the hex digest in either letter case", () => {
+    const header = signRequest("s3cret", request, now);
+    const upper = header.replace(/v1=([0-9a-f]+)$/, (_, hex: string) => `v1=${hex.toUpperCase()}`);
+    const mixed = header.replace(/v1=([0-9a-f]+)$/, (_, hex: string) => `v1=${hex.slice(0, 32).toUpperCase()}${hex.slice(32)}`);
+    expect(isValidRequestSignature(upper, "s3cret", request, now)).toBe(true);
+    expect(isValidRequestSignature(mixed, "s3cret", request, now)).toBe(true);
   });
 
   it("accepts a signature exactly 300 seconds old", () => {

@@ -4,7 +4,8 @@ import { constantTimeEqual } from "../../server/secrets";
 /** decisions §6: signatures older or newer than five minutes are refused (spec Limits). */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
 
-const HEADER_FORMAT = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/;
+/** The digest's hex may be in either letter case (issue 9 item 8); the keys `t` and `v1` are lower case. */
+const HEADER_FORMAT = /^t=(\d{1,12}),v1=([0-9a-fA-F]{64})$/;
 
 export type SignedRequest = { method: string; pathWithQuery: string; rawBody: string };
 
@@ -24,5 +25,5 @@ export function isValidRequestSignature(header: string, secret: string, request:
   if (!match) return false;
   const timestamp = Number(match[1]);
   if (Math.abs(Math.floor(now.getTime() / 1000) - timestamp) > SIGNATURE_MAX_AGE_SECONDS) return false;
-  return constantTimeEqual(match[2], requestSignatureDigest(secret, timestamp, request));
+  return constantTimeEqual(match[2].toLowerCase(), requestSignatureDigest(secret, timestamp, request));
 }

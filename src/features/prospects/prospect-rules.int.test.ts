@@ -91,4 +91,15 @@ describe("request signatures on the prospect and move-out routes (decisions §6)
     };
     expect(await send(`${base}/move_outs`, moveOut, "none")).toMatchObject({ status: 401, body: INVALID });
   });
+
+  it("accepts the hex digest in upper case as well as lower case (issue 9 item 8)", async () => {
+    const { client, source, base, token } = await prospectPartner({ requireSignature: true });
+    const path = `${base}/prospects`;
+    const raw = JSON.stringify({ prospect: completeProspect(source, "signed-upper") });
+    const signature = signRequest(client.secret, { method: "POST", pathWithQuery: path, rawBody: raw });
+    const upper = signature.replace(/v1=([0-9a-f]+)$/, (_, hex: string) => `v1=${hex.toUpperCase()}`);
+    expect(upper).not.toBe(signature);
+    const answer = await call("POST", path, { token, rawBody: raw, headers: { "x-request-signature": upper } });
+    expect(answer).toMatchObject({ status: 200, body: { status_code: 201 } });
+  });
 });
