@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AnyRouter } from "@trpc/server";
-import { createOpenApiNodeHttpHandler, getInputOutputParsers, unwrapZodType } from "trpc-to-openapi";
+import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import { getDb } from "../db/client";
 import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
@@ -14,35 +14,21 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-type NodeHandler = (req: unknown, res: unknown) => Promise<void>;
-
 /**
  * The one adapter between HTTP and the tRPC router for a gateway (style §2: never a hand-written
- * REST route beside the router). trpc-to-openapi matches the route and validates; this wrapper:
- * - reads the body once (raw bytes are needed for request signatures) and turns a bare JSON array
- *   into `{items}` for routes whose body is an array (stack notes);
- * - defers media-type and JSON problems until the caller is authenticated;
+ * REST route beside the router). trpc-to-openapi's fetch handler matches the route, validates and
+ * calls the procedure, through its documented options only; this wrapper:
+ * - reads the body once (raw bytes are needed for request signatures) and hands the adapter a new
+ *   `Request` whose body is a bare JSON array wrapped as `{items}` (stack notes);
+ * - defers media-type and JSON problems until the caller is authenticated (the adapter would answer
+ *   them first): the new `Request` always carries well-formed JSON;
  * - answers the specification's exact error bodies, decided in `onError`, in place of the adapter's;
- * - adds `X-Request-Id` and writes one access-log line.
+ * - sets the success status a procedure chose (201, 202) through `responseMeta`;
+ * - adds `X-Request-Id` and `Cache-Control: no-store`, and writes one access-log line.
+ * JSON bodies are never coerced (`"yes"` is not a boolean): see `./json-body.ts`.
  */
-export function createRestHandler(router: AnyRouter, prefix: string): (req: Request) => Promise<Response> {
+export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req: Request) => Promise<Response> {
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
-  for (const procedure of Object.values(procedures)) keepJsonBodiesUncoerced(procedure);
-  const handle = createOpenApiNodeHttpHandler({
-    router,
-    maxBodySize: MAX_BODY_BYTES,
-    createContext: async ({ req }: { req: { state: RestState } }): Promise<Context> => ({
-      db: await getDb(),
-      log: logger().child({ requestId: req.state.requestId }),
-      requestId: req.state.requestId,
-      rest: req.state,
-    }),
-    responseMeta: ({ ctx, errors: failures }: { ctx?: Context; errors: unknown[] }) =>
-      failures.length === 0 && ctx?.rest?.status ? { status: ctx.rest.status } : {},
-    onError: ({ error, path, req }: { error: Error & { code?: string }; path?: string; req: { state: RestState } }) => {
-      req.state.error = answerFor(error, path ? procedures[path]?._def.meta : undefined, req.state);
-    },
-  } as never) as unknown as NodeHandler;
 
   return async (request: Request): Promise<Response> => {
     const started = performance.now();
@@ -56,8 +42,32 @@ export function createRestHandler(router: AnyRouter, prefix: string): (req: Requ
     };
     let response: Response;
     try {
-      const body = await readBody(request, state);
-      response = await runAdapter(handle, request, url, prefix, body, state);
+      const inner = new Request(`http://gateway.internal${url.pathname}${url.search}`, {
+        method: state.method,
+        headers: innerHeaders(request.headers, state.method),
+        body: await innerBody(request, state),
+        signal: request.signal,
+      });
+      response = await createOpenApiFetchHandler({
+        req: inner,
+        endpoint: prefix,
+        router,
+        createContext: async (): Promise<Context> => ({
+          db: await getDb(),
+          log: logger().child({ requestId: state.requestId }),
+          requestId: state.requestId,
+          rest: state,
+        }),
+        responseMeta: ({ errors: failures }) => (failures.length === 0 && state.status ? { status: state.status } : {}),
+        onError: ({ error, path }) => {
+          // Must not throw: the adapter would then never answer.
+          try {
+            state.error = answerFor(error, path ? procedures[path]?._def.meta : undefined, state);
+          } catch {
+            state.error = errors.internal();
+          }
+        },
+      });
       if (state.error) response = errorResponse(state.error);
     } catch (error) {
       const known = appErrorOf(error);
@@ -81,96 +91,42 @@ export function createRestHandler(router: AnyRouter, prefix: string): (req: Requ
   };
 }
 
-async function readBody(request: Request, state: RestState): Promise<unknown> {
+/** The adapter checks the media type itself before authentication: it always sees JSON here. */
+function innerHeaders(headers: Headers, method: string): Headers {
+  const inner = new Headers(headers);
+  inner.delete("content-length");
+  if (BODY_METHODS.has(method)) inner.set("content-type", "application/json");
+  else inner.delete("content-type");
+  return inner;
+}
+
+/**
+ * Reads the body once and returns the JSON text the adapter will parse: an object body as sent, a
+ * bare array as `{"items": …}`, and `{}` for an empty body, a non-object JSON value, or a body with a
+ * problem (wrong media type, bad JSON), which `state.bodyProblem` keeps for after authentication.
+ */
+async function innerBody(request: Request, state: RestState): Promise<string | undefined> {
   if (!BODY_METHODS.has(state.method)) return undefined;
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
   state.rawBody = await request.text();
   if (Buffer.byteLength(state.rawBody) > MAX_BODY_BYTES) throw errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
-  if (state.rawBody.trim() === "") return undefined;
+  if (state.rawBody.trim() === "") return "{}";
   // spec Token exchange 4: `Content-Type: application/json` is required on requests with a body.
   const mediaType = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (mediaType !== "application/json") {
     state.bodyProblem = errors.unsupportedMediaType();
-    return undefined;
+    return "{}";
   }
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(state.rawBody);
-    return Array.isArray(parsed) ? { items: parsed } : parsed;
+    parsed = JSON.parse(state.rawBody);
   } catch {
     state.bodyProblem = errors.badRequest(GATEWAY_MESSAGES.invalidJson);
-    return undefined;
+    return "{}";
   }
-}
-
-function runAdapter(handle: NodeHandler, request: Request, url: URL, prefix: string, body: unknown, state: RestState): Promise<Response> {
-  const innerUrl = new URL(url);
-  innerUrl.pathname = url.pathname.slice(prefix.length) || "/";
-  // The adapter checks the media type itself before authentication; it always sees JSON here and
-  // the real check runs after authentication (procedures.ts, bodyHygiene).
-  const headers = new Headers(request.headers);
-  headers.set("content-type", "application/json");
-  const req = new Proxy(request, {
-    get(target, prop) {
-      if (prop === "url") return innerUrl.toString();
-      if (prop === "body") return body === undefined || typeof body === "object" ? body : undefined;
-      if (prop === "headers") return headers;
-      if (prop === "state") return state;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    has(target, prop) {
-      return prop === "body" || prop === "state" || Reflect.has(target, prop);
-    },
-  });
-  return new Promise((resolve) => {
-    const responseHeaders = new Headers();
-    let status = 200;
-    const res = {
-      setHeader: (key: string, value: string | string[]) => {
-        for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, v);
-      },
-      get statusCode() {
-        return status;
-      },
-      set statusCode(code: number) {
-        status = code;
-      },
-      end: (payload?: string) => resolve(new Response(status === 204 ? null : payload, { status, headers: responseHeaders })),
-    };
-    handle(req, res).catch((error) => {
-      state.error = appErrorOf(error) ?? errors.internal(error);
-      resolve(errorResponse(state.error));
-    });
-  });
-}
-
-const COERCIBLE = new Set(["number", "boolean", "bigint", "date"]);
-
-type ZodLike = { _zod?: { def: { type: string; shape?: Record<string, ZodLike>; coerce?: boolean } } };
-
-/**
- * trpc-to-openapi switches on zod coercion for every top-level and nested number/boolean/date field
- * of an input (meant for query strings), so a JSON body's `"yes"` would become `true` and `""` zero.
- * JSON bodies carry real types: for routes with a body, the coerce flag is pinned off.
- */
-function keepJsonBodiesUncoerced(procedure: { _def: { meta?: Meta } }): void {
-  const method = procedure._def.meta?.openapi?.method;
-  if (!method || !BODY_METHODS.has(method)) return;
-  const { inputParser } = getInputOutputParsers(procedure as never);
-  pinCoercionOff(unwrapZodType(inputParser as never, true) as ZodLike);
-}
-
-function pinCoercionOff(schema: ZodLike): void {
-  const def = schema._zod?.def;
-  if (!def?.shape) return;
-  for (const field of Object.values(def.shape)) {
-    const leaf = unwrapZodType(field as never, false) as ZodLike;
-    const leafDef = leaf._zod?.def;
-    if (!leafDef) continue;
-    if (COERCIBLE.has(leafDef.type)) Object.defineProperty(leafDef, "coerce", { get: () => false, set: () => {}, configurable: true });
-    else if (leafDef.type === "object") pinCoercionOff(leaf);
-  }
+  if (Array.isArray(parsed)) return `{"items":${state.rawBody}}`;
+  return typeof parsed === "object" && parsed !== null ? state.rawBody : "{}";
 }
 
 function answerFor(error: Error & { code?: string }, meta: Meta | undefined, state: RestState): AppError {
@@ -180,10 +136,6 @@ function answerFor(error: Error & { code?: string }, meta: Meta | undefined, sta
   switch (error.code) {
     case "NOT_FOUND":
       return errors.notFound();
-    case "PARSE_ERROR":
-      return errors.badRequest(GATEWAY_MESSAGES.invalidJson);
-    case "PAYLOAD_TOO_LARGE":
-      return errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
     default:
       logger().error({ err: error, cause: error.cause, requestId: state.requestId }, "unhandled error");
       return errors.internal();

@@ -1,4 +1,5 @@
 import { errors } from "../../../server/errors";
+import { jsonBody } from "../../../server/http/json-body";
 import { publicRestProcedure } from "../procedures";
 import type { Gateway } from "../scopes";
 import { exchangeClientCredentials } from "../token-exchange";
@@ -8,7 +9,7 @@ import { tokenInput, tokenMeta, tokenOutput } from "./token.types";
 export function tokenProcedure(gateway: Gateway) {
   return publicRestProcedure
     .meta(tokenMeta(gateway))
-    .input(tokenInput)
+    .input(jsonBody(tokenInput))
     .output(tokenOutput)
     .mutation(async ({ ctx, input }) => {
       if (input.grant_type !== "client_credentials") {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBody } from "../../../server/http/json-body";
 import { addJob } from "../../../server/jobs/define-task";
 import { ingestionProcedure } from "../../auth/procedures";
 import { ingestionEventApply } from "../ingestion_event__apply";
@@ -11,7 +12,7 @@ import { ingestionEvents } from "../tables";
  */
 export const ingestEventProcedure = ingestionProcedure("events:write")
   .meta({ openapi: { method: "POST", path: "/events", summary: "Emit a partner event" } })
-  .input(z.object({}).catchall(z.unknown()))
+  .input(jsonBody(z.object({}).catchall(z.unknown())))
   .output(z.undefined())
   .mutation(async ({ ctx, input }) => {
     await ctx.db.transaction(async (tx) => {

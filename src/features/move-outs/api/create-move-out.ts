@@ -1,10 +1,11 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { signedOwnerProcedure } from "../../auth/procedures";
 import { createMoveOut, moveOutView } from "../service";
 import { createMoveOutInput, createMoveOutMeta, moveOutOutput } from "./move-outs.types";
 
 export const createMoveOutProcedure = signedOwnerProcedure("move_outs:write")
   .meta(createMoveOutMeta)
-  .input(createMoveOutInput)
+  .input(jsonBody(createMoveOutInput))
   .output(moveOutOutput)
   .mutation(async ({ ctx, input }) => {
     const { moveOut, created } = await ctx.db.transaction((tx) => createMoveOut(tx, ctx.owner, ctx.client.id, input));

@@ -1,10 +1,11 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { partnerProcedure } from "../../auth/procedures";
 import { ownerView, upsertOwner } from "../service";
 import { upsertOwnerInput, upsertOwnerMeta, upsertOwnerOutput } from "./upsert-owner.types";
 
 export const upsertOwnerProcedure = partnerProcedure("owners:write")
   .meta(upsertOwnerMeta)
-  .input(upsertOwnerInput)
+  .input(jsonBody(upsertOwnerInput))
   .output(upsertOwnerOutput)
   .mutation(async ({ ctx, input }) => {
     const { owner, created } = await ctx.db.transaction((tx) => upsertOwner(tx, ctx.client.id, input));

@@ -1,3 +1,4 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { signedOwnerProcedure } from "../../auth/procedures";
 import { sourceForClient, upsertProspect } from "../service";
 import { prospectView } from "../view";
@@ -5,7 +6,7 @@ import { prospectOutput, upsertProspectInput, upsertProspectMeta } from "./upser
 
 export const upsertProspectProcedure = signedOwnerProcedure("prospects:write")
   .meta(upsertProspectMeta)
-  .input(upsertProspectInput)
+  .input(jsonBody(upsertProspectInput))
   .output(prospectOutput)
   .mutation(async ({ ctx, input }) => {
     const fields = input.prospect;

@@ -1,3 +1,4 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { ownerProcedure } from "../../auth/procedures";
 import { upsertBankAccounts } from "../bank-accounts";
 import { collectionResponse } from "../collection";
@@ -7,7 +8,7 @@ import { collectionInput } from "./collection.types";
 
 export const upsertBankAccountsProcedure = ownerProcedure("onboarding:write")
   .meta(bankAccountsMeta)
-  .input(collectionInput)
+  .input(jsonBody(collectionInput))
   .output(bankAccountsOutput)
   .mutation(async ({ ctx, input }) =>
     collectionResponse(

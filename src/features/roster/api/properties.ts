@@ -1,3 +1,4 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { ownerProcedure } from "../../auth/procedures";
 import { collectionResponse } from "../collection";
 import { lockOwnerRoster } from "../lock";
@@ -7,7 +8,7 @@ import { propertiesMeta, propertiesOutput } from "./properties.types";
 
 export const upsertPropertiesProcedure = ownerProcedure("onboarding:write")
   .meta(propertiesMeta)
-  .input(collectionInput)
+  .input(jsonBody(collectionInput))
   .output(propertiesOutput)
   .mutation(async ({ ctx, input }) =>
     collectionResponse(

@@ -1,3 +1,4 @@
+import { jsonBody } from "../../../server/http/json-body";
 import { ownerProcedure } from "../../auth/procedures";
 import { collectionResponse } from "../collection";
 import { lockOwnerRoster } from "../lock";
@@ -7,7 +8,7 @@ import { unitsMeta, unitsOutput } from "./units.types";
 
 export const upsertUnitsProcedure = ownerProcedure("onboarding:write")
   .meta(unitsMeta)
-  .input(collectionInput)
+  .input(jsonBody(collectionInput))
   .output(unitsOutput)
   .mutation(async ({ ctx, input }) =>
     collectionResponse(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBody } from "../../../server/http/json-body";
 import { ownerProcedure } from "../../auth/procedures";
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, updateEndpoint } from "../endpoints";
 import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
@@ -8,7 +9,7 @@ const withId = scoped.extend({ id: z.string() });
 
 export const createOwnerEndpoint = ownerProcedure("webhooks:manage")
   .meta(endpointMeta("owner", "create"))
-  .input(scoped.extend(createBody.shape))
+  .input(jsonBody(scoped.extend(createBody.shape)))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => {
     const endpoint = await createEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint);
@@ -27,7 +28,7 @@ export const listOwnerEndpoints = ownerProcedure("webhooks:manage")
 
 export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
   .meta(endpointMeta("owner", "update"))
-  .input(withId.extend(updateBody.shape))
+  .input(jsonBody(withId.extend(updateBody.shape)))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,

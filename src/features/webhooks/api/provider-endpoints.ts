@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBody } from "../../../server/http/json-body";
 import { partnerProcedure } from "../../auth/procedures";
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, providerSubscriber, updateEndpoint } from "../endpoints";
 import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
@@ -8,7 +9,7 @@ const withId = scoped.extend({ id: z.string() });
 
 export const createProviderEndpoint = partnerProcedure("webhooks:manage")
   .meta(endpointMeta("provider", "create"))
-  .input(scoped.extend(createBody.shape))
+  .input(jsonBody(scoped.extend(createBody.shape)))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => {
     const endpoint = await createEndpoint(ctx.db, await providerSubscriber(ctx.db, input.provider, ctx.client.id), input.endpoint);
@@ -27,7 +28,7 @@ export const listProviderEndpoints = partnerProcedure("webhooks:manage")
 
 export const updateProviderEndpoint = partnerProcedure("webhooks:manage")
   .meta(endpointMeta("provider", "update"))
-  .input(withId.extend(updateBody.shape))
+  .input(jsonBody(withId.extend(updateBody.shape)))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,
