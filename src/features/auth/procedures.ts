@@ -1,4 +1,6 @@
 import { errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
+import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
+import { invalidInput } from "../../server/http/input-errors";
 import type { ConsoleUser } from "../../server/trpc/context";
 import { t } from "../../server/trpc/init";
 import type { propertyOwners } from "../owners/tables";
@@ -41,9 +43,15 @@ function requireScope(scope: Scope) {
   });
 }
 
-/** Deferred so that an unauthenticated caller learns only that it is unauthenticated. */
-const bodyHygiene = t.middleware(({ ctx, next }) => {
+/**
+ * Deferred so that an unauthenticated caller learns only that it is unauthenticated: the body's
+ * media type and syntax (415/400), then text no field may hold (422 in the route's shape, naming
+ * the field; issue 9 item 6), before anything is looked up or stored.
+ */
+const bodyHygiene = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   if (ctx.rest?.bodyProblem) throw toTRPCError(ctx.rest.bodyProblem);
+  const bad = findBadTextInRequest(await getRawInput(), meta);
+  if (bad) throw toTRPCError(invalidInput(meta?.inputErrors, [bad]));
   return next();
 });
 
@@ -72,7 +80,7 @@ export function ownerProcedure(scope: PartnerScope) {
       const style = meta?.inputErrors;
       throw toTRPCError(errors.invalidFields(style?.kind === "fields" ? style.error : GATEWAY_MESSAGES.requestInvalid, { owner_slug: ["is required"] }));
     }
-    const slug = typeof raw.owner_slug === "string" ? safeDecode(raw.owner_slug) : undefined;
+    const slug = typeof raw.owner_slug === "string" ? decodePathParam(raw.owner_slug) : undefined;
     const client = (ctx as unknown as { client: ApiClient }).client;
     const found = slug ? await ownerForClient(ctx.db, slug, client.id) : undefined;
     if (!found) throw toTRPCError(errors.notFound("Property owner not found"));
@@ -110,12 +118,4 @@ export function consoleProcedure(role?: ConsoleUser["role"]) {
     if (role && ctx.user.role !== role) throw toTRPCError(errors.forbidden(`Requires the ${role} role`));
     return next({ ctx: { user: ctx.user } });
   });
-}
-
-function safeDecode(value: string): string | undefined {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
 }

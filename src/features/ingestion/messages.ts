@@ -1,4 +1,5 @@
 export const INGESTION_MESSAGES = {
+  invalid: "Event is invalid",
   unknownType: "type must be prospect.upserted",
   unknownOwner: "owner_slug does not name a property owner",
   notGranted: "client is not authorized for this property owner",

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { FieldErrors } from "../../server/errors";
-import { fieldErrorsOf } from "../../server/http/input-errors";
+import { findBadText } from "../../server/http/bad-text";
+import { fieldErrorsOf, fieldName } from "../../server/http/input-errors";
 import { ROSTER_MESSAGES } from "./messages";
 
 export type Action = "created" | "updated" | "failed";
@@ -25,6 +26,9 @@ export function externalIdOf(raw: unknown): string | null {
 /** Parses one item against its schema; field errors are keyed by field name, each a list of messages. */
 export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): { ok: true; value: z.output<S> } | { ok: false; errors: FieldErrors } {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, errors: { base: [ROSTER_MESSAGES.notAnObject] } };
+  // Text that cannot be stored fails the item alone, before its schema (issue 9 item 6).
+  const bad = findBadText(raw);
+  if (bad) return { ok: false, errors: { [fieldName(bad.path)]: [bad.message] } };
   const parsed = schema.safeParse(raw);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrorsOf(parsed.error) };
 }

@@ -19,12 +19,12 @@ export function isInputValidationError(error: Error): error is Error & { cause: 
   return (error as { code?: string }).code === "BAD_REQUEST" && cause instanceof Error && cause.name === "ZodError";
 }
 
-/** Field name of an issue: its path within the resource, e.g. `address.zip` or `residents.0.role`. */
-export function fieldOf(issue: Issue, resourceKey?: string): string {
-  const path = issue.path.map(String);
-  if (resourceKey && path[0] === resourceKey) path.shift();
-  if (path.length && WRAPPER_KEYS.has(path[0])) path.shift();
-  return path.join(".") || "base";
+/** Field name of a path within the resource, e.g. `address.zip` or `residents.0.role`. */
+export function fieldName(path: ReadonlyArray<PropertyKey>, resourceKey?: string): string {
+  const names = path.map(String);
+  if (resourceKey && names[0] === resourceKey) names.shift();
+  if (names.length && WRAPPER_KEYS.has(names[0])) names.shift();
+  return names.join(".") || "base";
 }
 
 export function messageOf(issue: Issue): string {
@@ -34,26 +34,40 @@ export function messageOf(issue: Issue): string {
   return issue.message;
 }
 
-export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldErrors {
+/** One reason a request is invalid, at a path within the input. */
+export type InputProblem = { path: ReadonlyArray<PropertyKey>; message: string };
+
+const problemsOf = (zodError: ZodError): InputProblem[] => zodError.issues.map((issue) => ({ path: issue.path, message: messageOf(issue) }));
+
+function fieldErrors(problems: InputProblem[], resourceKey?: string): FieldErrors {
   const fields: FieldErrors = {};
-  for (const issue of zodError.issues) {
-    const field = fieldOf(issue, resourceKey);
-    fields[field] = [...(fields[field] ?? []), messageOf(issue)];
+  for (const { path, message } of problems) {
+    const field = fieldName(path, resourceKey);
+    fields[field] = [...(fields[field] ?? []), message];
   }
   return fields;
 }
 
+export function fieldErrorsOf(zodError: ZodError, resourceKey?: string): FieldErrors {
+  return fieldErrors(problemsOf(zodError), resourceKey);
+}
+
 /** The specification's answer to an invalid request, by the route's declared style (init.ts). */
 export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodError): AppError {
+  return invalidInput(style, problemsOf(zodError));
+}
+
+/** The same answer for problems found outside zod (bad text, issue 9 item 6). */
+export function invalidInput(style: InputErrorStyle | undefined, problems: InputProblem[]): AppError {
   switch (style?.kind) {
     case "oauth":
-      return errors.oauth("invalid_request", summarize(fieldErrorsOf(zodError)));
+      return errors.oauth("invalid_request", summarize(fieldErrors(problems)));
     case "resource":
-      return errors.invalidResource(style.error, style.key, fieldErrorsOf(zodError, style.key));
+      return errors.invalidResource(style.error, style.key, fieldErrors(problems, style.key));
     case "fields":
-      return errors.invalidFields(style.error, fieldErrorsOf(zodError));
+      return errors.invalidFields(style.error, fieldErrors(problems));
     default:
-      return errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fieldErrorsOf(zodError));
+      return errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fieldErrors(problems));
   }
 }
 

@@ -9,6 +9,16 @@ type Json = Record<string, unknown>;
 type Operation = { responses: Record<string, Json>; requestBody?: { content: Record<string, { schema: Json }> }; security?: unknown };
 
 /**
+ * The error statuses a route documents: its own list, plus 422 wherever a request carries text (every
+ * route but the token exchange, whose input errors are OAuth 400s): text that cannot be accepted in
+ * any body field, path or query parameter answers 422 (issue 9 item 6).
+ */
+export function documentedErrors(meta: Meta): number[] {
+  const own = meta.responses?.errors ?? [];
+  return meta.inputErrors?.kind === "oauth" || own.includes(422) ? own : [...own, 422].sort((a, b) => a - b);
+}
+
+/**
  * The generator documents only 200 and tRPC's own error shapes; the specification's statuses and
  * bodies are added here, in one place (stack notes), from each procedure's meta.
  */
@@ -28,7 +38,7 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     } else {
       responses["200"] = success;
     }
-    for (const status of meta.responses?.errors ?? []) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
+    for (const status of documentedErrors(meta)) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
     operation.responses = responses;
     if (meta.openapi.protect === false) operation.security = [];
     if (meta.arrayBody && operation.requestBody) {

@@ -3,15 +3,20 @@ import { jsonBody } from "../../../server/http/json-body";
 import { addJob } from "../../../server/jobs/define-task";
 import { ingestionProcedure } from "../../auth/procedures";
 import { ingestionEventApply } from "../ingestion_event__apply";
+import { INGESTION_MESSAGES } from "../messages";
 import { ingestionEvents } from "../tables";
 
 /**
- * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is always 202 with an
- * empty body. The event is stored first, exactly as received, and applied by a job added in the same
- * transaction.
+ * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is 202 with an empty
+ * body. The event is stored first, exactly as received, and applied by a job added in the same
+ * transaction. A body that cannot be stored (bad text, too deep) answers 422 (issue 9 item 6).
  */
 export const ingestEventProcedure = ingestionProcedure("events:write")
-  .meta({ openapi: { method: "POST", path: "/events", summary: "Emit a partner event" } })
+  .meta({
+    openapi: { method: "POST", path: "/events", summary: "Emit a partner event" },
+    inputErrors: { kind: "fields", error: INGESTION_MESSAGES.invalid },
+    responses: { errors: [400, 401, 403, 415, 422] },
+  })
   .input(jsonBody(z.object({}).catchall(z.unknown())))
   .output(z.undefined())
   .mutation(async ({ ctx, input }) => {
