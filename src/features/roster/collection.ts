@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { FieldErrors } from "../../server/errors";
-import { findBadText } from "../../server/http/bad-text";
+import { findBadText, textProblem } from "../../server/http/bad-text";
 import { fieldErrorsOf, fieldName } from "../../server/http/input-errors";
 import { ROSTER_MESSAGES } from "./messages";
 
@@ -18,9 +18,10 @@ export const fail = (field: string, message: string): never => {
   throw new ItemFailure({ [field]: [message] });
 };
 
+/** The item's identifier, or null when it has none usable (blank, or text no column can hold: issue 9 item 6). */
 export function externalIdOf(raw: unknown): string | null {
   const value = (raw as { external_system_id?: unknown } | null)?.external_system_id;
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+  return typeof value === "string" && value.trim() !== "" && !textProblem(value) ? value.trim() : null;
 }
 
 /** Parses one item against its schema; field errors are keyed by field name, each a list of messages. */

@@ -26,9 +26,9 @@ describe("GET /api/openapi.json", () => {
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } });
     const token = doc.paths["/token"].post;
     expect(token.security).toEqual([]);
-    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "415"]);
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "415"]);
     const owners = doc.paths["/partners/property_owners"].post;
-    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "401", "403", "409", "415", "422"]);
+    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "400", "401", "403", "409", "413", "415", "422"]);
     expect(owners.security).toEqual([{ bearerAuth: [] }]);
     expect(JSON.stringify(owners.responses["401"])).toContain('"const":"Unauthorized"');
   });
