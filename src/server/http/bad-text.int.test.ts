@@ -11,7 +11,7 @@ import { MAX_NESTING, TEXT_MESSAGES } from "./bad-text";
 const UNAUTHORIZED = { message: "Unauthorized" };
 
 /** A JSON text with `"\u0000"`-style escapes kept as escapes (JSON.stringify would keep a lone surrogate as an escape too). */
-const withEscape = (json: string, placeholder: string, escape: string) => json.replace(placeholder, escape);
+const withEscape = (json: string, placeholder: string, jsonEscape: string) => json.replace(placeholder, jsonEscape);
 
 describe("bad text in a JSON body (issue 9 item 6)", () => {
   it("answers the prospect route's 422 naming the field, for NUL, another control character and a lone surrogate, and writes nothing", async () => {
@@ -22,10 +22,10 @@ describe("bad text in a JSON body (issue 9 item 6)", () => {
       ["sur", "first_name", "\\ud800"],
       ["low", "email", "x\\udc00@example.com"],
     ];
-    for (const [id, field, escape] of cases) {
-      const raw = withEscape(JSON.stringify({ prospect: completeProspect(source, `bad-${id}`, { [field]: "PLACEHOLDER" }) }), "PLACEHOLDER", escape);
+    for (const [id, field, jsonEscape] of cases) {
+      const raw = withEscape(JSON.stringify({ prospect: completeProspect(source, `bad-${id}`, { [field]: "PLACEHOLDER" }) }), "PLACEHOLDER", jsonEscape);
       const answer = await call("POST", `${base}/prospects`, { token, rawBody: raw });
-      const message = escape.includes("ud") ? TEXT_MESSAGES.surrogate : TEXT_MESSAGES.control;
+      const message = jsonEscape.includes("ud") ? TEXT_MESSAGES.surrogate : TEXT_MESSAGES.control;
       expect(answer, id).toMatchObject({ status: 422, body: { status_code: 422, error: PROSPECT_MESSAGES.invalid, prospect: { [field]: message } } });
       expect((await get(`bad-${id}`)).status).toBe(404);
     }

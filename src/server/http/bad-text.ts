@@ -17,7 +17,8 @@ export const TEXT_MESSAGES = {
 
 export const MAX_NESTING = 32;
 
-// C0 controls except \t (09), \n (0A), \r (0D); written as a string so the pattern stays readable.
+// C0 controls except \t (09), \n (0A), \r (0D).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
