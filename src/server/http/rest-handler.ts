@@ -48,6 +48,8 @@ export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req
         body: await innerBody(request, state),
         signal: request.signal,
       });
+      // trpc-to-openapi 3.3.0 builds its handler per call; outside production that also validates
+      // the router by generating the document (about 10 ms a request in tests), never in production.
       response = await createOpenApiFetchHandler({
         req: inner,
         endpoint: prefix,
