@@ -13,7 +13,10 @@ import { workerTaskList } from "../server/jobs/worker";
  */
 async function runOnceWith(taskList: TaskList): Promise<void> {
   const pgPool = new pg.Pool({ connectionString: await databaseUrl(), max: 4 });
-  pgPool.on("error", () => {}); // an idle connection ended by the server; nothing to do
+  // An idle connection ended by the server (the test database dropped): nothing to do. graphile-worker
+  // also wants each client's own error handler.
+  pgPool.on("error", () => {});
+  pgPool.on("connect", (client) => client.on("error", () => {}));
   try {
     await runOnce({ pgPool, taskList, logger: quietWorkerLogger, noHandleSignals: true });
   } finally {
