@@ -2,6 +2,7 @@
 export * from "../features/auth/tables";
 export * from "../features/console/users.table";
 export * from "../features/enrollment/frame-origins.table";
+export * from "../features/enrollment/underwriting/rules.table";
 export * from "../features/ingestion/tables";
 export * from "../features/move-outs/tables";
 export * from "../features/owners/tables";
