@@ -22,6 +22,7 @@ export const PAYMENT_MESSAGES = {
   /** A charge's own fields (the flow's or billing's mistake, not the renter's). */
   chargeInvalid: "Charge is invalid",
   amount: "Amount must be a whole number of cents greater than zero",
+  currency: "Currency must be usd",
   idempotencyKey: "Idempotency key must be 1 to 200 characters",
   paymentSource: "Give exactly one of a card or a stored payment method",
   methodNotFound: "Payment method not found",
