@@ -6,6 +6,7 @@ export * from "../features/enrollment/underwriting/rules.table";
 export * from "../features/ingestion/tables";
 export * from "../features/move-outs/tables";
 export * from "../features/owners/tables";
+export * from "../features/payments/tables";
 export * from "../features/prospects/sources.table";
 export * from "../features/prospects/tables";
 export * from "../features/roster/tables";

@@ -5,28 +5,35 @@ import { z } from "zod";
  * Validated environment (shared/design/decisions.md §3). Read lazily so tests and the CLI can set
  * variables before the first use; call `resetConfig()` after changing them.
  */
-const Env = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  ENROLLMENT_BASE_URL: z.string().url().optional(),
-  DATABASE_URL: z.string().min(1).optional(),
-  DATA_DIR: z.string().min(1).default(".data"),
-  APP_ENV: z.enum(["staging", "production"]).default("staging"),
-  WORKER: z.enum(["inline", "off"]).default("inline"),
-  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z.string().optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  MASTER_KEY: z.string().optional(),
-  AUTH_SECRET: z.string().optional(),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
-  WORKER_STALE_LOCK_SECONDS: z.coerce.number().positive().default(60),
-  WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
-  WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
-  WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
-  DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  DB_PREPARE: z.enum(["0", "1"]).default("1"),
-  SKIP_BUILD: z.enum(["0", "1"]).default("0"),
-  SEED_DEMO: z.enum(["0", "1"]).default("1"),
-});
+const Env = z
+  .object({
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    ENROLLMENT_BASE_URL: z.string().url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    DATA_DIR: z.string().min(1).default(".data"),
+    APP_ENV: z.enum(["staging", "production"]).default("staging"),
+    WORKER: z.enum(["inline", "off"]).default("inline"),
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z.string().optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    MASTER_KEY: z.string().optional(),
+    AUTH_SECRET: z.string().optional(),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+    WORKER_STALE_LOCK_SECONDS: z.coerce.number().positive().default(60),
+    WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+    WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
+    WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    DB_PREPARE: z.enum(["0", "1"]).default("1"),
+    SKIP_BUILD: z.enum(["0", "1"]).default("0"),
+    SEED_DEMO: z.enum(["0", "1"]).default("1"),
+    PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
+  })
+  .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
+    // decisions §10: the simulated processor records and never charges; in production it would give policies away.
+    message: "PAYMENT_PROCESSOR=simulated is refused in production (it never charges)",
+    path: ["PAYMENT_PROCESSOR"],
+  });
 
 export type Config = {
   port: number;
@@ -59,6 +66,11 @@ export type Config = {
   skipBuild: boolean;
   /** `npm start` seeds the demo partner, owner and console user. */
   seedDemo: boolean;
+  /**
+   * Payments (decisions §10): `simulated` records charges and never contacts anything (staging only);
+   * `none` refuses payment until a real processor is configured. Default: `simulated` in staging, `none` in production.
+   */
+  paymentProcessor: "simulated" | "none";
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -93,6 +105,7 @@ export function getConfig(): Config {
     dbPrepare: env.DB_PREPARE === "1",
     skipBuild: env.SKIP_BUILD === "1",
     seedDemo: env.SEED_DEMO === "1",
+    paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };
