@@ -23,8 +23,6 @@ export type PolicyArchive = {
   entries: string[];
 };
 
-export const ARCHIVE_CONTENT_TYPE = "application/zip";
-
 export async function buildPolicyArchive(raw: DeclarationsInput): Promise<PolicyArchive> {
   const parsed = declarationsInputSchema.safeParse(raw);
   if (!parsed.success) throw errors.invalidFields(POLICY_DOCUMENT_MESSAGES.invalidInput, fieldErrorsOf(parsed.error));

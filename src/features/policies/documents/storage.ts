@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { desc, eq, inArray } from "drizzle-orm";
 import { getConfig } from "@/server/config";
 import type { Tx } from "@/server/db/client";
-import { ARCHIVE_CONTENT_TYPE, type PolicyArchive } from "./archive";
+import type { PolicyArchive } from "./archive";
 import { policyDocuments } from "./policy-documents.table";
 
 /**
@@ -12,6 +12,7 @@ import { policyDocuments } from "./policy-documents.table";
  */
 const KEY_BYTES = 24;
 export const DOCUMENT_KEY_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+export const ARCHIVE_CONTENT_TYPE = "application/zip";
 /** The public path of an archive: `/documents/<key>.zip`. */
 export const DOCUMENTS_PATH = "/documents";
 
