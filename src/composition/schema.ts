@@ -7,6 +7,7 @@ export * from "../features/ingestion/tables";
 export * from "../features/move-outs/tables";
 export * from "../features/owners/tables";
 export * from "../features/payments/tables";
+export * from "../features/policies/documents/policy-documents.table";
 export * from "../features/prospects/sources.table";
 export * from "../features/prospects/tables";
 export * from "../features/roster/tables";
