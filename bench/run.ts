@@ -12,11 +12,19 @@ import { webhooksBench } from "./webhooks.bench";
  * webhook receivers) and runs every benchmark against it. `npm run bench -- webhooks` runs one.
  */
 const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
-const service = await startService(Number(process.env.BENCH_PORT ?? 3310), "bench", {
-  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
-  NODE_EXTRA_CA_CERTS: tls.ca,
-  WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "16",
-});
+// BENCH_WORKER=process runs the jobs in one separate worker process (WORKER=off on the web side).
+const worker = process.env.BENCH_WORKER === "process" ? "process" : "inline";
+process.stdout.write(`service: web process + ${worker === "process" ? "one separate worker process (WORKER=off)" : "inline worker"}\n`);
+const service = await startService(
+  Number(process.env.BENCH_PORT ?? 3310),
+  "bench",
+  {
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
+    NODE_EXTRA_CA_CERTS: tls.ca,
+    WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "16",
+  },
+  { worker },
+);
 const only = process.argv[2];
 const dataDir = path.join(".data", "bench");
 // Benchmarks that call the service's code directly use its data directory (its keys) too.

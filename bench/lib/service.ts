@@ -5,14 +5,24 @@ import type { DemoCredentials } from "../../src/cli/demo-seed";
 
 export type RunningService = { baseUrl: string; demo: DemoCredentials; stop: () => Promise<void> };
 
-/** Starts the built service exactly as `npm start` does, on its own port and fresh data directory. */
-export async function startService(port: number, name: string, env: Record<string, string> = {}): Promise<RunningService> {
+/**
+ * Starts the built service exactly as `npm start` does, on its own port and fresh data directory.
+ * With `worker: "process"` the web process runs no jobs (WORKER=off) and one `npm run worker`
+ * process runs them, the README's scale-out shape: the web process's one thread then serves only
+ * HTTP, as the in-process baselines' thread does only their transactions.
+ */
+export async function startService(
+  port: number,
+  name: string,
+  env: Record<string, string> = {},
+  options: { worker: "inline" | "process" } = { worker: "inline" },
+): Promise<RunningService> {
   const dataDir = path.join(".data", name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     // BENCH_SERVICE_LOG=path keeps the service's JSON log (worker errors included) for a look afterwards.
     stdio: ["ignore", process.env.BENCH_SERVICE_LOG ? fs.openSync(process.env.BENCH_SERVICE_LOG, "w") : "ignore", "inherit"],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env, ...(options.worker === "process" ? { WORKER: "off" } : {}) },
   });
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + 240_000;
@@ -27,14 +37,26 @@ export async function startService(port: number, name: string, env: Record<strin
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   const demo: DemoCredentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8"));
+  const worker =
+    options.worker === "process"
+      ? spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+          stdio: ["ignore", "ignore", "inherit"],
+          env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
+        })
+      : undefined;
+  const stopped = (proc: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null) return resolve();
+      proc.once("exit", () => resolve());
+      proc.kill("SIGINT");
+    });
   return {
     baseUrl,
     demo,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGINT");
-      }),
+    stop: async () => {
+      if (worker) await stopped(worker);
+      await stopped(child);
+    },
   };
 }
 
