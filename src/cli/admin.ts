@@ -149,7 +149,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   "frame-origin add": {
-    usage: "--origin https://...",
+    usage: "--origin https://... (staging also http://localhost[:port], http://127.0.0.1[:port])",
     run: async (flags) => addFrameOrigin(await getDb(), str(flags, "origin")),
   },
   "user create": {
