@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { seedDemo } from "../src/cli/demo-seed";
+import { startBanner } from "../src/cli/start-banner";
 import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl, getDb } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
@@ -43,20 +44,7 @@ server.on("exit", async (code) => {
 });
 
 await waitUntilHealthy(`http://127.0.0.1:${config.port}/healthz`);
-if (demo) {
-  process.stdout.write(`
-Partner Integration Service is running at ${config.publicBaseUrl}
-  Partner API     ${config.partnerBaseUrl}   reference: ${config.partnerBaseUrl}/docs
-  Demo partner    client_id=${demo.client_id}
-                  client_secret=${demo.client_secret}
-                  audience=${demo.audience}
-  Demo owner      owner_slug=${demo.owner_slug}   source=${demo.source}
-  Console         ${config.publicBaseUrl}/console   email=${demo.console_email}   password=${demo.console_password}
-  Try it          curl -s -X POST ${config.partnerBaseUrl}/token -H 'Content-Type: application/json' \\
-                    -d '{"grant_type":"client_credentials","client_id":"${demo.client_id}","client_secret":"${demo.client_secret}","audience":"${demo.audience}"}'
-Press Ctrl-C to stop.
-`);
-}
+if (demo) process.stdout.write(startBanner(config, demo));
 
 function needsBuild(): boolean {
   const buildId = path.join(".next", "BUILD_ID");

@@ -1,5 +1,5 @@
-import type { Tx } from "../../server/db/client";
 import { getConfig } from "../../server/config";
+import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { toOrigin } from "../../server/origins";
 import { frameOrigins } from "./frame-origins.table";

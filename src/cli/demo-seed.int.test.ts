@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { frameOrigins } from "../features/enrollment/frame-origins.table";
+import { propertyOwners } from "../features/owners/tables";
+import { bankAccounts, properties, units } from "../features/roster/tables";
+import { getConfig } from "../server/config";
+import { getDb } from "../server/db/client";
+import { call } from "../test/http";
+import { runDueJobs } from "../test/jobs";
+import { seedDemo } from "./demo-seed";
+import { DEMO_PROSPECT_ID, startBanner } from "./start-banner";
+
+/** Every row the seed could write, timestamps included, and the queued jobs: equal snapshots mean nothing changed. */
+async function snapshot() {
+  const db = await getDb();
+  const tables = ["api_clients", "client_owner_grants", "property_owners", "bank_accounts", "properties", "units", "sources", "users", "frame_origins"];
+  const rows: Record<string, unknown> = {};
+  for (const table of tables) rows[table] = await db.execute(sql`select * from ${sql.identifier(table)} order by 1, 2`);
+  rows.jobs = await db.execute(sql`select id, task_id, payload, run_at from graphile_worker._private_jobs order by id`);
+  return rows;
+}
+
+/** The JSON bodies of the banner's `-d '…'` arguments: the token request, then the prospect. */
+function bannerBodies(banner: string): Array<Record<string, unknown>> {
+  return [...banner.matchAll(/-d '([^']+)'/g)].map((match) => JSON.parse(match[1]));
+}
+
+describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
+  it("provisions an activated demo owner with its roster and local frame origins, and a second run changes nothing", async () => {
+    const db = await getDb();
+    const { dataDir, port } = getConfig();
+    const first = await seedDemo(db, dataDir);
+    const [owner] = await db.select().from(propertyOwners).where(eq(propertyOwners.slug, first.owner_slug));
+    expect(owner).toMatchObject({ name: "Demo Property Management", purchaseFlowEnabled: true, managed: false });
+    expect(owner.embeddedFrameAncestors).toContain(`http://127.0.0.1:${port}`);
+    const accounts = await db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, owner.id));
+    expect(accounts.map((account) => [account.externalSystemId, account.isDefault])).toEqual([["demo-operating", true]]);
+    const buildings = await db.select().from(properties).where(eq(properties.ownerId, owner.id));
+    expect(buildings).toHaveLength(1);
+    expect(buildings[0]).toMatchObject({ externalSystemId: first.property_external_id, active: true, city: "Austin", state: "TX", zip: "78704" });
+    const unitRows = await db.select().from(units).where(eq(units.propertyId, buildings[0].id));
+    expect(unitRows.map((unit) => unit.externalSystemId).sort()).toEqual([...first.unit_external_ids].sort());
+    expect(first.unit_external_ids).toHaveLength(4);
+    const origins = (await db.select().from(frameOrigins)).map((row) => row.origin);
+    expect(origins).toEqual(expect.arrayContaining([`http://localhost:${port}`, `http://127.0.0.1:${port}`]));
+
+    const file = path.join(dataDir, "demo.json");
+    const saved = fs.readFileSync(file, "utf8");
+    const before = await snapshot();
+    const second = await seedDemo(db, dataDir);
+    expect(second).toEqual(first);
+    expect(await snapshot()).toEqual(before);
+    expect(fs.readFileSync(file, "utf8")).toBe(saved);
+  });
+
+  it("puts a deactivated demo owner back in service on the next start, with the same credentials", async () => {
+    const db = await getDb();
+    const { dataDir } = getConfig();
+    const first = await seedDemo(db, dataDir);
+    await db.update(propertyOwners).set({ purchaseFlowEnabled: false }).where(eq(propertyOwners.slug, first.owner_slug));
+    expect(await seedDemo(db, dataDir)).toEqual(first);
+    const [owner] = await db.select().from(propertyOwners).where(eq(propertyOwners.slug, first.owner_slug));
+    expect(owner.purchaseFlowEnabled).toBe(true);
+  });
+
+  it("the banner's token request and prospect POST, sent through the real handler, give a ready prospect with an enrollment_url", async () => {
+    const config = getConfig();
+    const demo = await seedDemo(await getDb(), config.dataDir);
+    const banner = startBanner(config, demo);
+    expect(banner).toContain(`${config.partnerBaseUrl}/partners/${demo.owner_slug}/prospects`);
+    expect(banner).toContain("enrollment_url");
+    expect(banner).not.toMatch(/social_security_number/);
+    const [tokenBody, prospectBody] = bannerBodies(banner);
+    expect(prospectBody.prospect).toMatchObject({ source: demo.source, property: { external_system_id: demo.property_external_id } });
+
+    const token = await call<{ access_token: string }>("POST", "/api/token", { body: tokenBody });
+    expect(token.status).toBe(200);
+    const auth = { token: token.body.access_token };
+    const posted = await call<{ status_code: number; prospect: { status: string } }>("POST", `/api/partners/${demo.owner_slug}/prospects`, {
+      ...auth,
+      body: prospectBody,
+    });
+    expect(posted.status, posted.text).toBe(200);
+    expect(posted.body.status_code).toBe(201);
+    expect(posted.body.prospect.status).toBe("processing");
+    await runDueJobs();
+    const read = await call<{ prospect: Record<string, unknown> }>(
+      "GET",
+      `/api/partners/${demo.owner_slug}/prospects/${demo.source}/${DEMO_PROSPECT_ID}`,
+      auth,
+    );
+    expect(read.status).toBe(200);
+    expect(read.body.prospect).toMatchObject({ status: "ready", effective_coverage_amount_cents: 185000 });
+    expect(read.body.prospect.enrollment_url).toEqual(expect.stringContaining(`/embedded/${demo.owner_slug}/${demo.source}/${DEMO_PROSPECT_ID}`));
+    expect(read.body.prospect.sdi_ineligibility_reasons ?? []).toEqual([]);
+  });
+});

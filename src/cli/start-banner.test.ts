@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { demoFrameOrigins } from "./demo-roster";
+import type { DemoCredentials } from "./demo-seed";
+import { demoProspectPayload, startBanner } from "./start-banner";
+
+const demo: DemoCredentials = {
+  client_id: "pc_demo",
+  client_secret: "s3cret",
+  audience: "urn:pis:partner-api:staging",
+  owner_slug: "demo-property-management",
+  source: "demo_abcd",
+  console_email: "operator@demo.local",
+  console_password: "pw",
+  property_external_id: "demo-barton-springs",
+  unit_external_ids: ["demo-unit-101", "demo-unit-102"],
+};
+
+describe("the start banner's prospect example (issue 10 item 7)", () => {
+  it("leases from the first of next month for a year, across a year end", () => {
+    const payload = demoProspectPayload(demo, new Date("2026-12-17T09:30:12.345Z"));
+    expect(payload).toMatchObject({ lease_start_date: "2027-01-01", lease_end_date: "2027-12-31", terms_accepted_at: "2026-12-17T09:30:12Z" });
+    expect(demoProspectPayload(demo, new Date("2027-01-31T00:00:00Z"))).toMatchObject({ lease_start_date: "2027-02-01", lease_end_date: "2028-01-31" });
+  });
+
+  it("names the demo source, building and first unit, and has no field the shell would break on", () => {
+    const banner = startBanner({ publicBaseUrl: "http://localhost:3000", partnerBaseUrl: "http://localhost:3000/api" }, demo);
+    const bodies = [...banner.matchAll(/-d '([^']+)'/g)].map((match) => JSON.parse(match[1]));
+    expect(bodies[0]).toEqual({ grant_type: "client_credentials", client_id: "pc_demo", client_secret: "s3cret", audience: demo.audience });
+    expect(bodies[1].prospect).toMatchObject({
+      source: "demo_abcd",
+      property: { external_system_id: "demo-barton-springs" },
+      unit: { external_system_id: "demo-unit-101" },
+    });
+    expect(banner).toContain("curl -s -X POST http://localhost:3000/api/partners/demo-property-management/prospects");
+    expect(banner).toContain("curl -s http://localhost:3000/api/partners/demo-property-management/prospects/demo_abcd/demo-renter-1");
+  });
+});
+
+describe("demoFrameOrigins (decisions §13)", () => {
+  it("allowlists both local origins for the operator and 127.0.0.1 for the owner in staging, nothing in production", () => {
+    expect(demoFrameOrigins(4100, "staging")).toEqual({ operator: ["http://localhost:4100", "http://127.0.0.1:4100"], owner: ["http://127.0.0.1:4100"] });
+    expect(demoFrameOrigins(4100, "production")).toEqual({ operator: [], owner: [] });
+  });
+});
