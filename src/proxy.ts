@@ -1,19 +1,30 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
+import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
 
 /**
- * Runs before routing (Next.js 16 "proxy"). Next.js decodes dynamic path segments itself and
- * answers a path with broken percent-encoding (`/api/%ZZ`) with a bare 500 before any route runs:
- * such a request is refused here with a 400 in the gateways' body shape (decisions: Requests and
- * errors). Every other request passes untouched.
+ * Runs before routing (Next.js 16 "proxy", Node.js runtime).
+ * - Next.js decodes dynamic path segments itself and answers a path with broken percent-encoding
+ *   (`/api/%ZZ`) with a bare 500 before any route runs: such a request is refused here with a 400
+ *   in the gateways' body shape (decisions: Requests and errors).
+ * - Enrollment pages get their framing headers here, since a page cannot set response headers
+ *   (decisions §10 Framing): the owner's `frame-ancestors` on embedded pages, `'none'` plus
+ *   `X-Frame-Options: DENY` on hosted ones.
+ * Every other request passes untouched.
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const raw = new URL(request.url).pathname;
-  if (isDecodable(raw)) return NextResponse.next();
-  return NextResponse.json(
-    { status_code: 400, error: MALFORMED_PATH },
-    { status: 400, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
-  );
+  if (!isDecodable(raw)) {
+    return NextResponse.json(
+      { status_code: 400, error: MALFORMED_PATH },
+      { status: 400, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
+    );
+  }
+  const framing = await framingHeadersFor(raw);
+  if (!framing) return NextResponse.next();
+  const response = NextResponse.next();
+  for (const [name, value] of Object.entries(framing)) response.headers.set(name, value);
+  return response;
 }
 
 export const MALFORMED_PATH = "Request path is not valid percent-encoding";

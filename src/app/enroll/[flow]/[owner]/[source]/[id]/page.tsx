@@ -1,3 +1,4 @@
+import { notFound } from "next/navigation";
 import { enrollmentState } from "@/features/prospects/enrollment-page";
 
 export const dynamic = "force-dynamic";
@@ -20,14 +21,8 @@ export default async function EnrollmentPage({ params, searchParams }: Props) {
     email: query.email ?? "",
     sig: query.sig ?? "",
   });
-  if (state.kind === "invalid") {
-    return (
-      <main className="home">
-        <h1>This enrollment link is not valid</h1>
-        <p>Please return to your leasing portal and open the enrollment link again.</p>
-      </main>
-    );
-  }
+  // decisions §10 Links: a link failing its signature or email check answers 404 (./not-found.tsx).
+  if (state.kind === "invalid") notFound();
   return (
     <main className="home">
       <h1>{state.firstName ? `Welcome, ${state.firstName}` : "Welcome"}</h1>
