@@ -1,4 +1,5 @@
 import { customType, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { policies } from "../policies.table";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
@@ -6,15 +7,14 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
  * Stored document archives (decisions §11 Documents: objects live in PostgreSQL so every web process
  * serves them). One row per generation: a regeneration inserts a new row under a new key and never
  * touches the old one, so a link once sent keeps its content.
- *
- * `policy_id` has no foreign key yet: the policies table lands with the issuance flow, which adds
- * the constraint then.
  */
 export const policyDocuments = pgTable(
   "policy_documents",
   {
     id: serial("id").primaryKey(),
-    policyId: integer("policy_id").notNull(),
+    policyId: integer("policy_id")
+      .notNull()
+      .references(() => policies.id, { onDelete: "cascade" }),
     /** 192 random bits, base64url: the unguessable part of the public link. */
     key: text("key").notNull(),
     /** The name a download is saved under (`policy-<number>.zip`). */

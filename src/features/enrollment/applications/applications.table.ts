@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { propertyOwners } from "../../owners/tables";
+import { prospects } from "../../prospects/tables";
+import type { UnderwritingOutcome } from "../underwriting/underwrite";
+
+export const APPLICATION_PRODUCTS = ["security_deposit_insurance", "cash_deposit", "renter_guarantee_insurance"] as const;
+export type ApplicationProduct = (typeof APPLICATION_PRODUCTS)[number];
+export const CADENCES = ["upfront", "monthly"] as const;
+export type Cadence = (typeof CADENCES)[number];
+/** decisions §10 Markers: the steps of the flow, stored so reopening the link resumes there. */
+export const APPLICATION_STEPS = ["details", "quote", "choose", "pay", "result"] as const;
+export type ApplicationStep = (typeof APPLICATION_STEPS)[number];
+
+/**
+ * A renter's application (decisions §10 step (1); spec Policy application payload, `pa_<id>`).
+ * `status` is the record's status (`created` or `canceled`), never the outcome: the outcome of
+ * underwriting is kept apart in `outcome` and announced by the event name.
+ */
+export const applications = pgTable(
+  "applications",
+  {
+    id: serial("id").primaryKey(),
+    prospectId: integer("prospect_id")
+      .notNull()
+      .references(() => prospects.id, { onDelete: "cascade" }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["created", "canceled"] })
+      .notNull()
+      .default("created"),
+    /** Omitted from payloads until chosen or preselected (decisions §10). */
+    productType: text("product_type", { enum: APPLICATION_PRODUCTS }),
+    /** Guarantee only: the product version underwriting quoted (`2025.12.01`). */
+    productVersion: text("product_version"),
+    cadence: text("cadence", { enum: CADENCES }),
+    /** The underwriting outcome as `underwrite()` answered it: offers, prices, reasons. */
+    quote: jsonb("quote").$type<UnderwritingOutcome>(),
+    outcome: text("outcome", { enum: ["quoted", "declined"] }),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    step: text("step", { enum: APPLICATION_STEPS }).notNull().default("details"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One open application per prospect: a second start (another tab, a double click) finds it.
+    uniqueIndex("applications_open_per_prospect_key").on(t.prospectId).where(sql`${t.status} = 'created'`),
+    index("applications_prospect_idx").on(t.prospectId),
+    index("applications_owner_idx").on(t.ownerId),
+  ],
+);
+
+export type Application = typeof applications.$inferSelect;
