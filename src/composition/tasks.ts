@@ -1,4 +1,5 @@
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt";
@@ -8,6 +9,7 @@ import type { AnyTask } from "../server/jobs/define-task";
 /** Every feature's tasks, one file each, named `<entity>__<action>` (style §5); the job runner adds its own. */
 export const FEATURE_TASKS: readonly AnyTask[] = [
   ingestionEventApply,
+  policyBuildDocuments,
   prospectCheckEligibility,
   prospectReevaluate,
   webhookDeliveryAttempt,

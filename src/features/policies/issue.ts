@@ -1,0 +1,85 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Tx } from "../../server/db/client";
+import { errors } from "../../server/errors";
+import { addJob } from "../../server/jobs/define-task";
+import { type Application, applications } from "../enrollment/applications/applications.table";
+import { lockApplication, lockProspect } from "../enrollment/applications/service";
+import { prospects } from "../prospects/tables";
+import { properties } from "../roster/tables";
+import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
+import { emitPolicyEvent } from "./events";
+import { POLICY_MESSAGES as M } from "./messages";
+import { type Policy, policies, policyNumberSequence } from "./policies.table";
+import { policyBuildDocuments } from "./policy__build_documents";
+
+/** The renter's coverage as the prospect shows it (decisions §10 "Prospect fields come alive"). */
+export function latestCoverageOfPolicy(policy: Policy) {
+  return { type: policy.productType, coverage_amount_cents: policy.coverageAmountCents, policy_number: policy.policyNumber, status: policy.status };
+}
+
+/**
+ * decisions §10 step (4), §11: the paid, submitted insurance application becomes a policy →
+ * `policy.created` (before documents exist, spec Policy payload notes), and a
+ * `policy__build_documents` job in the same transaction builds the archive and emits
+ * `policy.documents_updated`. The policy is `upcoming` when coverage starts after the payment day,
+ * else `active` (it is `pending` only while a job is still issuing it; here issuance is one
+ * transaction). The first policy against a building locks its address (decisions §11 Address lock).
+ * Idempotent: the application's policy, once issued, is answered again without a second event.
+ */
+export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, { paidAt }: { paidAt: Date }): Promise<{ policy: Policy; created: boolean }> {
+  const current = await lockApplication(tx, application.id);
+  const [existing] = await tx.select().from(policies).where(eq(policies.applicationId, current.id));
+  if (existing) return { policy: existing, created: false };
+  if (current.status !== "created") throw errors.conflict(M.applicationCanceled);
+  if (current.outcome !== "quoted") throw errors.conflict(M.notQuoted);
+  if (!current.submittedAt || !current.productType) throw errors.conflict(M.notSubmitted);
+  if (current.productType === "cash_deposit") throw errors.conflict(M.notAPolicyProduct);
+  const prospect = await lockProspect(tx, current.prospectId);
+  if (prospect.propertyId === null || prospect.unitId === null) throw errors.conflict(M.unitMissing);
+  const pricing = pricingOf(current.quote, current.productType, current.cadence ?? "upfront", prospect.effectiveCoverageAmountCents);
+  if (!pricing) throw errors.conflict(M.productNotOffered);
+
+  const paidOn = isoDay(paidAt);
+  const period = coveragePeriod({ start: prospect.leaseStartDate, end: prospect.leaseEndDate }, paidOn);
+  const [{ seq }] = await tx.execute<{ seq: string }>(sql`select nextval(${policyNumberSequence.seqName}::regclass)::text as seq`);
+  const [policy] = await tx
+    .insert(policies)
+    .values({
+      policyNumber: formatPolicyNumber(paidAt.getUTCFullYear(), Number(seq)),
+      applicationId: current.id,
+      prospectId: prospect.id,
+      ownerId: prospect.ownerId,
+      propertyId: prospect.propertyId,
+      unitId: prospect.unitId,
+      status: statusAtIssue(period.start, paidOn),
+      productType: current.productType,
+      productVersion: current.productType === "renter_guarantee_insurance" ? pricing.productVersion : null,
+      coverageAmountCents: pricing.coverageAmountCents,
+      coverageStartDate: period.start,
+      coverageEndDate: period.end,
+      premiumCents: pricing.premiumCents,
+      cadence: current.cadence ?? "upfront",
+      sourceProspectId: prospect.sourceProspectId,
+      pmsType: prospect.pmsType,
+      pmsPropertyId: prospect.pmsPropertyId,
+      pmsUnitId: prospect.pmsUnitId,
+      pmsResidentId: prospect.pmsProspectId,
+      issuedAt: paidAt,
+    })
+    .returning();
+
+  await Promise.all([
+    tx.update(applications).set({ step: "result", updatedAt: new Date() }).where(eq(applications.id, current.id)),
+    tx
+      .update(prospects)
+      .set({ latestCoverage: latestCoverageOfPolicy(policy) })
+      .where(eq(prospects.id, prospect.id)),
+    tx
+      .update(properties)
+      .set({ addressLockedAt: new Date(), addressLockedReason: "policy_issued" })
+      .where(and(eq(properties.id, policy.propertyId), isNull(properties.addressLockedAt))),
+  ]);
+  await emitPolicyEvent(tx, "policy.created", policy);
+  await addJob(tx, policyBuildDocuments, { policyId: policy.id });
+  return { policy, created: true };
+}
