@@ -22,7 +22,7 @@ export async function recordCashDeposit(tx: Tx, application: Pick<Application, "
   if (!current.submittedAt) throw errors.conflict(M.notSubmitted);
   if (current.productType !== "cash_deposit") throw errors.conflict(M.notACashDeposit);
   const offer = current.quote?.status === "quoted" ? current.quote.offeredProducts.find((o) => o.product_type === "cash_deposit") : undefined;
-  if (!offer || offer.product_type !== "cash_deposit") throw errors.conflict(M.productNotOffered);
+  if (offer?.product_type !== "cash_deposit") throw errors.conflict(M.productNotOffered);
   const prospect = await lockProspect(tx, current.prospectId);
   if (prospect.unitId === null) throw errors.conflict(M.unitMissing);
   const [cashDeposit] = await tx

@@ -65,7 +65,7 @@ export function pricingOf(
     };
   }
   const offer = quote.offeredProducts.find((o) => o.product_type === "security_deposit_insurance");
-  if (!offer || offer.product_type !== "security_deposit_insurance" || !effectiveCoverageAmountCents) return undefined;
+  if (offer?.product_type !== "security_deposit_insurance" || !effectiveCoverageAmountCents) return undefined;
   return {
     coverageAmountCents: effectiveCoverageAmountCents,
     premiumCents: cadence === "upfront" ? offer.upfront_premium_cents : offer.monthly_premium_cents,
