@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
@@ -68,7 +69,8 @@ export async function startApplication(tx: Tx, prospect: Prospect, preselect: Pr
 export async function recordUnderwriting(tx: Tx, application: Pick<Application, "id">, outcome: UnderwritingOutcome): Promise<Application> {
   const current = await lockApplication(tx, application.id);
   if (current.status !== "created") throw errors.conflict(M.canceled);
-  if (current.outcome === outcome.status && JSON.stringify(current.quote) === JSON.stringify(outcome)) return current;
+  // jsonb does not keep key order: compare values, as stored (undefined fields dropped).
+  if (current.outcome === outcome.status && isDeepStrictEqual(current.quote, JSON.parse(JSON.stringify(outcome)))) return current;
   const guarantee = outcome.status === "quoted" ? outcome.guarantee : undefined;
   const [updated] = await tx
     .update(applications)

@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { GET } from "@/app/documents/[file]/route";
 import { getDb } from "@/server/db/client";
 import { buildPolicyArchive } from "./archive";
+import { insertBarePolicy } from "../policy-test-helpers";
 import { pdfText, sampleDeclarations, unzip } from "./document-test-helpers";
 import { ARCHIVE_CACHE_CONTROL, documentResponse } from "./serve";
 import { archivesOfPolicy, DOCUMENT_KEY_PATTERN, deleteArchivesOfPolicies, findArchiveByKey, storePolicyArchive } from "./storage";
 
-let nextPolicyId = 1000;
-const policyId = () => nextPolicyId++;
+/** A real policy row: archives reference their policy. */
+const policyId = () => insertBarePolicy();
 
 /** The route as Next serves it: a real Request, the segment as Next hands it over (decoded). */
 async function get(file: string, headers: Record<string, string> = {}, method = "GET") {
@@ -24,7 +25,7 @@ async function store(id: number, coverageAmountCents: number) {
 
 describe("stored policy archives (decisions §11 Documents)", () => {
   it("stores under an unguessable key and serves the exact bytes as a zip download", async () => {
-    const { archive, stored } = await store(policyId(), 150000);
+    const { archive, stored } = await store(await policyId(), 150000);
     expect(stored.key).toMatch(DOCUMENT_KEY_PATTERN);
     expect(Buffer.from(stored.key, "base64url").length * 8).toBeGreaterThanOrEqual(128);
     expect(stored.url).toBe(`http://localhost:3999/documents/${stored.key}.zip`);
@@ -49,7 +50,7 @@ describe("stored policy archives (decisions §11 Documents)", () => {
   });
 
   it("keeps every generation: a regeneration gets a new key and the old link keeps its old content", async () => {
-    const id = policyId();
+    const id = await policyId();
     const first = await store(id, 150000);
     const second = await store(id, 200000);
     expect(second.stored.key).not.toBe(first.stored.key);
@@ -68,11 +69,11 @@ describe("stored policy archives (decisions §11 Documents)", () => {
     expect(versions.map((v) => v.key)).toEqual([second.stored.key, first.stored.key]);
     expect(versions[0]).toMatchObject({ policyId: id, url: second.stored.url, byteSize: second.archive.bytes.length });
     expect(versions[0]).not.toHaveProperty("content");
-    expect(await archivesOfPolicy(await getDb(), policyId())).toEqual([]);
+    expect(await archivesOfPolicy(await getDb(), await policyId())).toEqual([]);
   });
 
   it("answers 404 in the API's shape for unknown and malformed keys, never a 5xx", async () => {
-    const { stored } = await store(policyId(), 150000);
+    const { stored } = await store(await policyId(), 150000);
     const bad = [
       "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.zip", // well-formed, unknown
       stored.key, // no extension
@@ -99,7 +100,7 @@ describe("stored policy archives (decisions §11 Documents)", () => {
   });
 
   it("answers 304 to a matching If-None-Match and HEAD without a body", async () => {
-    const { stored } = await store(policyId(), 150000);
+    const { stored } = await store(await policyId(), 150000);
     const first = await get(`${stored.key}.zip`);
     const etag = first.headers.get("etag") ?? "";
     const cached = await documentResponse(
@@ -117,8 +118,8 @@ describe("stored policy archives (decisions §11 Documents)", () => {
   });
 
   it("deletes a policy's archives with its policy (the staging reset) and only those", async () => {
-    const gone = policyId();
-    const kept = policyId();
+    const gone = await policyId();
+    const kept = await policyId();
     const { stored: goneArchive } = await store(gone, 150000);
     await store(gone, 160000);
     const { stored: keptArchive } = await store(kept, 150000);
