@@ -43,7 +43,11 @@ describe("pricingOf", () => {
   };
 
   it("prices deposit insurance on the effective coverage at the chosen cadence", () => {
-    expect(pricingOf(quoted, "security_deposit_insurance", "upfront", 150000)).toEqual({ coverageAmountCents: 150000, premiumCents: 22500, productVersion: null });
+    expect(pricingOf(quoted, "security_deposit_insurance", "upfront", 150000)).toEqual({
+      coverageAmountCents: 150000,
+      premiumCents: 22500,
+      productVersion: null,
+    });
     expect(pricingOf(quoted, "security_deposit_insurance", "monthly", 150000)?.premiumCents).toBe(2000);
   });
 
@@ -51,11 +55,21 @@ describe("pricingOf", () => {
     const guarantee: UnderwritingOutcome = {
       status: "quoted",
       offeredProducts: [],
-      guarantee: { product_type: "renter_guarantee_insurance", coverageAmountCents: 300000, productVersion: "2025.12.01", upfrontPremiumCents: 30000, monthlyPremiumCents: 2700 },
+      guarantee: {
+        product_type: "renter_guarantee_insurance",
+        coverageAmountCents: 300000,
+        productVersion: "2025.12.01",
+        upfrontPremiumCents: 30000,
+        monthlyPremiumCents: 2700,
+      },
       sdiReasons: [],
       cdReasons: [],
     };
-    expect(pricingOf(guarantee, "renter_guarantee_insurance", "monthly", null)).toEqual({ coverageAmountCents: 300000, premiumCents: 2700, productVersion: "2025.12.01" });
+    expect(pricingOf(guarantee, "renter_guarantee_insurance", "monthly", null)).toEqual({
+      coverageAmountCents: 300000,
+      premiumCents: 2700,
+      productVersion: "2025.12.01",
+    });
   });
 
   it("prices nothing that was not offered or declined", () => {
