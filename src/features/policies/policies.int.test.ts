@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET } from "@/app/documents/[file]/route";
 import { getDb } from "../../server/db/client";
 import { runDueJobs } from "../../test/jobs";
@@ -13,16 +13,9 @@ import { pdfText, unzip } from "./documents/document-test-helpers";
 import { issuePolicy } from "./issue";
 import { POLICY_MESSAGES } from "./messages";
 import { cashDeposits, policies } from "./policies.table";
-import { defaultOutcome, enrollmentPartner } from "./policy-test-helpers";
+import { defaultOutcome, enrollmentPartnersOfThisFile } from "./policy-test-helpers";
 
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => Promise.all(closers.map((close) => close())));
-
-async function partner(options: Parameters<typeof enrollmentPartner>[0] = {}) {
-  const p = await enrollmentPartner(options);
-  closers.push(p.hook.close);
-  return p;
-}
+const partner = enrollmentPartnersOfThisFile();
 
 /** A ready prospect's application, quoted by the default rules and submitted with `choice`. */
 async function submitted(prospect: Prospect, choice: Parameters<typeof submitApplication>[2]): Promise<Application> {

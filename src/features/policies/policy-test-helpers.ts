@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../server/db/client";
 import { call } from "../../test/http";
-import { startReceiver } from "../../test/https-receiver";
+import { receiversOfThisFile, startReceiver } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { DEFAULT_UNDERWRITING_RULES } from "../enrollment/underwriting/rules";
 import { type UnderwritingOutcome, underwrite } from "../enrollment/underwriting/underwrite";
@@ -27,9 +27,9 @@ export type Delivered = { event: string; property_owner_slug: string; data: Reco
  * on a local HTTPS receiver, and `ready(extra)` that posts a complete prospect, runs its eligibility
  * and answers the prospect row.
  */
-export async function enrollmentPartner(options: Parameters<typeof prospectPartner>[0] = {}) {
+export async function enrollmentPartner(options: Parameters<typeof prospectPartner>[0] = {}, startHook: typeof startReceiver = startReceiver) {
   const partner = await prospectPartner(options);
-  const hook = await startReceiver();
+  const hook = await startHook();
   await call("POST", `${partner.base}/webhooks/endpoints`, {
     token: partner.token,
     body: { endpoint: { name: "policies", destination_url: hook.url, events: APPLICATION_AND_POLICY_EVENTS } },
@@ -91,4 +91,10 @@ export async function insertBarePolicy(): Promise<number> {
     })
     .returning({ id: policies.id });
   return policy.id;
+}
+
+/** `enrollmentPartner` for one test file: its webhook receivers close when the file's tests end. */
+export function enrollmentPartnersOfThisFile() {
+  const receiver = receiversOfThisFile();
+  return (options: Parameters<typeof prospectPartner>[0] = {}) => enrollmentPartner(options, () => receiver());
 }

@@ -1,21 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "../../../server/db/client";
 import { AppError } from "../../../server/errors";
 import { runDueJobs } from "../../../test/jobs";
-import { defaultOutcome, enrollmentPartner, prospectRow } from "../../policies/policy-test-helpers";
+import { defaultOutcome, enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
 import { applications } from "./applications.table";
 import { APPLICATION_MESSAGES } from "./messages";
 import { recordUnderwriting, startApplication, submitApplication } from "./service";
 
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => Promise.all(closers.map((close) => close())));
-
-async function partner(options: Parameters<typeof enrollmentPartner>[0] = {}) {
-  const p = await enrollmentPartner(options);
-  closers.push(p.hook.close);
-  return p;
-}
+const partner = enrollmentPartnersOfThisFile();
 
 const eventsOf = (bodies: Array<{ event: string }>) => bodies.map((b) => b.event).sort();
 
