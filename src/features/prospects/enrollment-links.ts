@@ -3,12 +3,29 @@ import { getConfig } from "../../server/config";
 import { constantTimeEqual, derivedKey } from "../../server/secrets";
 
 export type Flow = "embedded" | "expedited";
-export type LinkParts = { flow: Flow; ownerSlug: string; source: string; sourceProspectId: string; email: string };
+export type SelectedProduct = "security_deposit_insurance" | "cash_deposit";
+export type LinkCadence = "upfront" | "monthly";
+/**
+ * decisions §10 Links: a product link adds `selected_product` and, for insurance, `cadence`; both
+ * are covered by the signature, so neither can be altered or added to a plain link.
+ */
+export type LinkParts = {
+  flow: Flow;
+  ownerSlug: string;
+  source: string;
+  sourceProspectId: string;
+  email: string;
+  selectedProduct?: SelectedProduct;
+  cadence?: LinkCadence;
+};
 
 /** A signature over every part of the link, so links cannot be forged or enumerated. */
 export function linkSignature(parts: LinkParts): string {
-  return createHmac("sha256", derivedKey("enrollment-links-v1"))
-    .update([parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId, parts.email.toLowerCase()].join("\n"))
+  const base = [parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId, parts.email.toLowerCase()];
+  // Product links are signed under their own key: a plain link's signature never fits a product link.
+  const product = parts.selectedProduct !== undefined || parts.cadence !== undefined;
+  return createHmac("sha256", derivedKey(product ? "enrollment-product-links-v1" : "enrollment-links-v1"))
+    .update((product ? [...base, parts.selectedProduct ?? "", parts.cadence ?? ""] : base).join("\n"))
     .digest("base64url")
     .slice(0, 32);
 }
@@ -19,7 +36,10 @@ export function linkSignature(parts: LinkParts): string {
  */
 export function enrollmentUrl(parts: LinkParts): string {
   const path = [parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId].map(encodeURIComponent).join("/");
-  const query = new URLSearchParams({ email: parts.email, sig: linkSignature(parts) });
+  const query = new URLSearchParams({ email: parts.email });
+  if (parts.selectedProduct) query.set("selected_product", parts.selectedProduct);
+  if (parts.cadence) query.set("cadence", parts.cadence);
+  query.set("sig", linkSignature(parts));
   return `${getConfig().enrollmentBaseUrl}/${path}?${query}`;
 }
 

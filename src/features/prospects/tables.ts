@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { UnderwritingOutcome } from "../enrollment/underwriting/underwrite";
 import { propertyOwners } from "../owners/tables";
 import { properties, units } from "../roster/tables";
 import { sources } from "./sources.table";
@@ -63,6 +64,12 @@ export const prospects = pgTable(
     eligibility: jsonb("eligibility").$type<EligibilityDecision>(),
     effectiveCoverageAmountCents: integer("effective_coverage_amount_cents"),
     percentSavings: doublePrecision("percent_savings"),
+    /**
+     * The last underwriting of the renter's application (decisions §10 step (2)): the source of
+     * `offered_products` and of underwriting's decline reasons. Kept across later writes and
+     * re-evaluations; replaced only by the next underwriting (docs/underwriting.md, "On the prospect").
+     */
+    underwriting: jsonb("underwriting").$type<UnderwritingOutcome>(),
     applicationSubmitted: boolean("application_submitted").notNull().default(false),
     latestCoverage: jsonb("latest_coverage").$type<Record<string, unknown>>(),
     /** occurred_at of the last ingested event applied (decisions §8: older events are skipped). */

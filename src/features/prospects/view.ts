@@ -1,3 +1,4 @@
+import { mergeReasons, underwritingFields } from "../enrollment/offers/prospect-fields";
 import type { Owner } from "../owners/service";
 import { enrollmentLinks } from "./enrollment-links";
 import type { sources } from "./sources.table";
@@ -6,12 +7,19 @@ import type { Prospect } from "./tables";
 type Source = typeof sources.$inferSelect;
 
 export function linksOf(prospect: Prospect, owner: Owner, source: Source) {
-  const eligible = prospect.status === "ready" && prospect.eligibility?.eligible === true;
+  // spec Prospect rules 2: underwriting that declined every applicable product nulls both URLs too.
+  const eligible = prospect.status === "ready" && prospect.eligibility?.eligible === true && prospect.underwriting?.status !== "declined";
   return enrollmentLinks(
     eligible,
     { ownerSlug: owner.slug, source: prospect.source, sourceProspectId: prospect.sourceProspectId, email: prospect.email ?? "" },
     source.flow,
   );
+}
+
+/** The offered products and underwriting's reasons (decisions §10), their links on the source's flow. */
+function underwritingOf(prospect: Prospect, owner: Owner, source: Source, links: ReturnType<typeof linksOf>) {
+  const parts = { flow: source.flow, ownerSlug: owner.slug, source: prospect.source, sourceProspectId: prospect.sourceProspectId, email: prospect.email ?? "" };
+  return underwritingFields(prospect, links.enrollment_url === null ? null : parts);
 }
 
 /**
@@ -22,6 +30,13 @@ export function linksOf(prospect: Prospect, owner: Owner, source: Source) {
 export function prospectView(prospect: Prospect, owner: Owner, source: Source) {
   const decision = prospect.eligibility;
   const guarantee = prospect.guarantorCoverage;
+  const links = linksOf(prospect, owner, source);
+  const underwriting = underwritingOf(prospect, owner, source, links);
+  const sdi = mergeReasons(decision?.sdi, underwriting.sdiReasons);
+  const cd = mergeReasons(decision?.cd, underwriting.cdReasons);
+  const rg = mergeReasons(decision?.rg?.reasons, underwriting.rgReasons);
+  // A guarantee declined by underwriting is ineligible whatever eligibility said before it.
+  const rgStatus = guarantee && underwriting.declined ? "ineligible" : decision?.rg?.status;
   return {
     id: prospect.id,
     source: prospect.source,
@@ -47,14 +62,15 @@ export function prospectView(prospect: Prospect, owner: Owner, source: Source) {
     effective_coverage_amount_cents: prospect.effectiveCoverageAmountCents,
     // Empty until the renter is underwritten in the enrollment flow; always empty on a guarantee prospect.
     percent_savings: guarantee ? null : prospect.percentSavings,
-    ...linksOf(prospect, owner, source),
-    offered_products: [] as Array<Record<string, unknown>>,
+    ...links,
+    // Empty until underwriting (docs/underwriting.md "On the prospect"); always empty on a guarantee prospect.
+    offered_products: underwriting.offeredProducts,
     application_submitted: prospect.applicationSubmitted,
     latest_coverage: prospect.latestCoverage,
     guarantor_coverage: guarantee,
-    ...(guarantee && decision?.rg?.status ? { rg_eligibility_status: decision.rg.status } : {}),
-    ...(guarantee ? { rg_ineligibility_reasons: decision?.rg?.reasons ?? [] } : {}),
-    ...(decision?.sdi.length ? { sdi_ineligibility_reasons: decision.sdi } : {}),
-    ...(decision?.cd.length ? { cd_ineligibility_reasons: decision.cd } : {}),
+    ...(guarantee && rgStatus ? { rg_eligibility_status: rgStatus } : {}),
+    ...(guarantee ? { rg_ineligibility_reasons: rg } : {}),
+    ...(sdi.length ? { sdi_ineligibility_reasons: sdi } : {}),
+    ...(cd.length ? { cd_ineligibility_reasons: cd } : {}),
   };
 }

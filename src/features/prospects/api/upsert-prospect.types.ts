@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { offeredProductsSchema } from "../../enrollment/offers/schema";
 import type { Meta } from "../../../server/trpc/init";
 import { PROSPECT_MESSAGES } from "../messages";
 import { prospectFields } from "../schemas";
@@ -47,7 +48,7 @@ export const prospectView = z
     percent_savings: z.number().nullable(),
     enrollment_url: z.string().nullable().meta({ description: "Null unless eligible for at least one applicable product: gate on this, not on status" }),
     hosted_enrollment_url: z.string().nullable().meta({ description: "The same enrollment on the expedited full-page flow; load top-level" }),
-    offered_products: z.array(z.record(z.string(), z.unknown())),
+    offered_products: offeredProductsSchema.meta({ description: "Priced deposit products after underwriting, at most two; empty on a guarantee prospect" }),
     application_submitted: z.boolean(),
     latest_coverage: z.record(z.string(), z.unknown()).nullable(),
     guarantor_coverage: z.boolean(),

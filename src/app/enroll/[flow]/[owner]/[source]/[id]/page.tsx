@@ -6,7 +6,7 @@ export const metadata = { title: "Enrollment" };
 
 type Props = {
   params: Promise<{ flow: string; owner: string; source: string; id: string }>;
-  searchParams: Promise<{ email?: string; sig?: string }>;
+  searchParams: Promise<{ email?: string; sig?: string; selected_product?: string; cadence?: string }>;
 };
 
 /** The renter's landing page for an enrollment link; the enrollment flow itself comes later. */
@@ -20,6 +20,8 @@ export default async function EnrollmentPage({ params, searchParams }: Props) {
     id: decodeURIComponent(path.id),
     email: query.email ?? "",
     sig: query.sig ?? "",
+    selected_product: query.selected_product,
+    cadence: query.cadence,
   });
   // decisions §10 Links: a link failing its signature or email check answers 404 (./not-found.tsx).
   if (state.kind === "invalid") notFound();
