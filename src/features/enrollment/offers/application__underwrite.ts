@@ -38,7 +38,7 @@ export type UnderwritingResult = { application: Application; outcome: Underwriti
  */
 export async function underwriteApplication(tx: Tx, applicationId: number): Promise<UnderwritingResult> {
   const row = await lockUnderwritingRow(tx, applicationId);
-  if (!row || row.application.status !== "created") return undefined;
+  if (row?.application.status !== "created") return undefined;
   if (row.prospect.status !== "ready" || row.prospect.eligibility?.eligible !== true) return undefined;
   const rules = await underwritingRulesFor(tx, row.prospect.ownerId);
   const outcome = underwrite(underwritingInputOf({ ...row, property: row.property ?? null, unit: row.unit ?? null }, rules, getConfig().appEnv));

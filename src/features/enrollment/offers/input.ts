@@ -1,7 +1,7 @@
 import type { Owner } from "../../owners/service";
-import type { properties, units } from "../../roster/tables";
 import { coverageFor } from "../../prospects/eligibility/evaluate";
 import type { Prospect } from "../../prospects/tables";
+import type { properties, units } from "../../roster/tables";
 import type { UnderwritingRules } from "../underwriting/rules";
 import type { UnderwritingInput } from "../underwriting/underwrite";
 

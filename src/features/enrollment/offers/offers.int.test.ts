@@ -62,7 +62,10 @@ describe("application__underwrite (decisions §10 step (2); spec offered_product
     expect(p.delivered().map((d) => d.event)).toEqual(["policy_application.created", "policy_application.quoted"]);
     expect(p.delivered()[1].data.policy_application).toMatchObject({ id: `pa_${application.id}`, status: "created" });
 
-    const [sdi, cd] = offers as [Extract<(typeof offers)[number], { product_type: "security_deposit_insurance" }>, Extract<(typeof offers)[number], { product_type: "cash_deposit" }>];
+    const [sdi, cd] = offers as [
+      Extract<(typeof offers)[number], { product_type: "security_deposit_insurance" }>,
+      Extract<(typeof offers)[number], { product_type: "cash_deposit" }>,
+    ];
     const upfront = paramsOf(String(sdi.upfront_enrollment_url));
     expect(await enrollmentState(upfront)).toMatchObject({ kind: "found", eligible: true, selectedProduct: "security_deposit_insurance", cadence: "upfront" });
     expect(await enrollmentState(paramsOf(String(sdi.monthly_enrollment_url)))).toMatchObject({ kind: "found", cadence: "monthly" });
@@ -123,15 +126,25 @@ describe("application__underwrite (decisions §10 step (2); spec offered_product
     await underwritten(await p.ready("uw-keep", { email: "Rita+Decline@example.com" }));
     await p.ready("uw-keep", { email: "Rita+Decline@example.com", phone: "5125550199" });
     const view = (await p.get("uw-keep")).body.prospect;
-    expect(view).toMatchObject({ status: "ready", phone: "5125550199", enrollment_url: null, cd_ineligibility_reasons: [UNDERWRITING_REASONS.declinedByUnderwriting] });
+    expect(view).toMatchObject({
+      status: "ready",
+      phone: "5125550199",
+      enrollment_url: null,
+      cd_ineligibility_reasons: [UNDERWRITING_REASONS.declinedByUnderwriting],
+    });
   });
 
   it("insurance declined alone (coverage above the ceiling): only the cash deposit entry, capped", async () => {
     const p = await partner();
-    await call("POST", "/api/partners/property_owners", { token: p.token, body: { external_org_id: p.owner.externalOrgId, max_coverage_amount_cents: 100000 } });
+    await call("POST", "/api/partners/property_owners", {
+      token: p.token,
+      body: { external_org_id: p.owner.externalOrgId, max_coverage_amount_cents: 100000 },
+    });
     await underwritten(await p.ready("uw-ceil"));
     const view = (await p.get("uw-ceil")).body.prospect;
-    expect(view.offered_products).toEqual([{ product_type: "cash_deposit", cash_deposit_amount_cents: 100000, enrollment_url: expect.stringContaining("selected_product=cash_deposit") }]);
+    expect(view.offered_products).toEqual([
+      { product_type: "cash_deposit", cash_deposit_amount_cents: 100000, enrollment_url: expect.stringContaining("selected_product=cash_deposit") },
+    ]);
     expect(view.percent_savings).toBeNull();
     expect(view.enrollment_url).not.toBeNull();
     // Eligibility and underwriting give the same string: shown once.

@@ -41,7 +41,11 @@ export function underwritingFields(prospect: Prospect, links: (Omit<LinkParts, "
               upfront_enrollment_url: url({ selectedProduct: offer.product_type, cadence: "upfront" }),
               monthly_enrollment_url: url({ selectedProduct: offer.product_type, cadence: "monthly" }),
             }
-          : { product_type: offer.product_type, cash_deposit_amount_cents: offer.cash_deposit_amount_cents, enrollment_url: url({ selectedProduct: offer.product_type }) },
+          : {
+              product_type: offer.product_type,
+              cash_deposit_amount_cents: offer.cash_deposit_amount_cents,
+              enrollment_url: url({ selectedProduct: offer.product_type }),
+            },
       );
   return { offeredProducts, declined: false, sdiReasons: outcome.sdiReasons, cdReasons: outcome.cdReasons, rgReasons: [] };
 }

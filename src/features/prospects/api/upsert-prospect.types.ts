@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { offeredProductsSchema } from "../../enrollment/offers/schema";
 import type { Meta } from "../../../server/trpc/init";
+import { offeredProductsSchema } from "../../enrollment/offers/schema";
 import { PROSPECT_MESSAGES } from "../messages";
 import { prospectFields } from "../schemas";
 
