@@ -7,6 +7,7 @@ import { addFrameOrigin } from "../features/enrollment/frame-origins";
 import { grantBuilding } from "../features/owners/building-grants";
 import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
 import { propertyOwners } from "../features/owners/tables";
+import { listPoliciesOfOwner } from "../features/policies/list";
 import { createSource } from "../features/prospects/sources";
 import { createProvider } from "../features/webhooks/providers";
 import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
@@ -108,6 +109,15 @@ const COMMANDS: Record<string, Command> = {
     run: async () => {
       const owners = await (await getDb()).select().from(propertyOwners).orderBy(propertyOwners.id);
       return { owners: owners.map((owner) => ({ owner_slug: owner.slug, external_org_id: owner.externalOrgId, name: owner.name, managed: owner.managed })) };
+    },
+  },
+  "policy list": {
+    usage: "--owner SLUG",
+    run: async (flags) => {
+      const db = await getDb();
+      const owner = await findOwnerBySlug(db, str(flags, "owner"));
+      if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
+      return listPoliciesOfOwner(db, owner.id);
     },
   },
   "source create": {

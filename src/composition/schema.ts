@@ -3,6 +3,8 @@ export * from "../features/auth/tables";
 export * from "../features/console/users.table";
 export * from "../features/enrollment/applications/applications.table";
 export * from "../features/enrollment/frame-origins.table";
+export * from "../features/enrollment/renters/residents.table";
+export * from "../features/enrollment/renters/users.table";
 export * from "../features/enrollment/underwriting/rules.table";
 export * from "../features/ingestion/tables";
 export * from "../features/move-outs/tables";

@@ -3,6 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { type Application, applications } from "../enrollment/applications/applications.table";
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
+import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
 import { prospects } from "../prospects/tables";
 import { POLICY_MESSAGES as M } from "./messages";
 import { type CashDeposit, cashDeposits } from "./policies.table";
@@ -11,6 +12,7 @@ import { type CashDeposit, cashDeposits } from "./policies.table";
  * decisions §10 step (4): a submitted cash-deposit application is recorded as a cash deposit, not a
  * policy (no policy event exists for it); the prospect's `latest_coverage` becomes
  * `{type: "cash_deposit", coverage_amount_cents}`. The amount is the one underwriting offered.
+ * The renter becomes a resident of the unit, linked to the deposit (decisions §10 Renters).
  * Idempotent: the application's deposit, once recorded, is answered again.
  */
 export async function recordCashDeposit(tx: Tx, application: Pick<Application, "id">): Promise<{ cashDeposit: CashDeposit; created: boolean }> {
@@ -35,7 +37,9 @@ export async function recordCashDeposit(tx: Tx, application: Pick<Application, "
       amountCents: offer.cash_deposit_amount_cents,
     })
     .returning();
+  const userId = current.userId ?? (await ensureRenterUser(tx, prospect.email)).id;
   await Promise.all([
+    linkResident(tx, { userId, ownerId: cashDeposit.ownerId, unitId: cashDeposit.unitId, cashDepositId: cashDeposit.id }),
     tx.update(applications).set({ step: "result", updatedAt: new Date() }).where(eq(applications.id, current.id)),
     tx
       .update(prospects)

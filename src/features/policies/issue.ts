@@ -4,6 +4,7 @@ import { errors } from "../../server/errors";
 import { addJob } from "../../server/jobs/define-task";
 import { type Application, applications } from "../enrollment/applications/applications.table";
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
+import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
 import { prospects } from "../prospects/tables";
 import { properties } from "../roster/tables";
 import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
@@ -24,6 +25,7 @@ export function latestCoverageOfPolicy(policy: Policy) {
  * `policy.documents_updated`. The policy is `upcoming` when coverage starts after the payment day,
  * else `active` (it is `pending` only while a job is still issuing it; here issuance is one
  * transaction). The first policy against a building locks its address (decisions §11 Address lock).
+ * The renter becomes a resident of the unit, linked to the policy (decisions §10 Renters).
  * Idempotent: the application's policy, once issued, is answered again without a second event.
  */
 export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, { paidAt }: { paidAt: Date }): Promise<{ policy: Policy; created: boolean }> {
@@ -68,7 +70,9 @@ export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, 
     })
     .returning();
 
+  const userId = current.userId ?? (await ensureRenterUser(tx, prospect.email)).id;
   await Promise.all([
+    linkResident(tx, { userId, ownerId: policy.ownerId, unitId: policy.unitId, policyId: policy.id }),
     tx.update(applications).set({ step: "result", updatedAt: new Date() }).where(eq(applications.id, current.id)),
     tx
       .update(prospects)

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { propertyOwners } from "../../owners/tables";
 import { prospects } from "../../prospects/tables";
+import { renterUsers } from "../renters/users.table";
 import type { UnderwritingOutcome } from "../underwriting/underwrite";
 
 export const APPLICATION_PRODUCTS = ["security_deposit_insurance", "cash_deposit", "renter_guarantee_insurance"] as const;
@@ -27,6 +28,8 @@ export const applications = pgTable(
     ownerId: integer("owner_id")
       .notNull()
       .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    /** The renter's user (decisions §10 Renters), by the prospect's email; null only on rows of before it. */
+    userId: integer("user_id").references(() => renterUsers.id),
     status: text("status", { enum: ["created", "canceled"] })
       .notNull()
       .default("created"),
@@ -48,6 +51,7 @@ export const applications = pgTable(
     uniqueIndex("applications_open_per_prospect_key").on(t.prospectId).where(sql`${t.status} = 'created'`),
     index("applications_prospect_idx").on(t.prospectId),
     index("applications_owner_idx").on(t.ownerId),
+    index("applications_user_idx").on(t.userId),
   ],
 );
 

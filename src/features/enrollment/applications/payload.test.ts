@@ -12,6 +12,7 @@ const application = {
   productType: null,
   productVersion: null,
   cadence: null,
+  userId: null,
   quote: null,
   outcome: null,
   submittedAt: null,

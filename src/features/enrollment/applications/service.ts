@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type Prospect, prospects } from "../../prospects/tables";
+import { ensureRenterUser } from "../renters/renters";
 import type { UnderwritingOutcome } from "../underwriting/underwrite";
 import { type Application, type ApplicationProduct, applications, type Cadence } from "./applications.table";
 import { emitApplicationEvent } from "./events";
@@ -36,15 +37,19 @@ export type Preselection = { productType?: Exclude<ApplicationProduct, "renter_g
  * decisions §10 step (1): the renter starts an application → `policy_application.created`.
  * Idempotent: a prospect has at most one open application (a unique index), and a second start
  * (another tab, a reopened link) answers it without a second event. A product link's preselection
- * (`selected_product`, `cadence`) is kept; it preselects, nothing more.
+ * (`selected_product`, `cadence`) is kept; it preselects, nothing more. The renter's user record is
+ * found or created by the prospect's email (decisions §10 Renters); a prospect without an email
+ * cannot start one (409: the enrollment link carries the email).
  */
 export async function startApplication(tx: Tx, prospect: Prospect, preselect: Preselection = {}): Promise<{ application: Application; created: boolean }> {
   if (prospect.status !== "ready" || prospect.eligibility?.eligible !== true) throw errors.conflict(M.prospectNotEligible);
+  const user = await ensureRenterUser(tx, prospect.email);
   const [inserted] = await tx
     .insert(applications)
     .values({
       prospectId: prospect.id,
       ownerId: prospect.ownerId,
+      userId: user.id,
       // A guarantee prospect is offered the guarantee only: a deposit product cannot be preselected.
       productType: prospect.guarantorCoverage ? null : (preselect.productType ?? null),
       cadence: prospect.guarantorCoverage || preselect.productType !== "security_deposit_insurance" ? null : (preselect.cadence ?? null),

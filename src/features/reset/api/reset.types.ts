@@ -8,7 +8,7 @@ export const resetMeta: Meta = {
     tags: ["Staging"],
     summary: "Reset a renter (staging only)",
     description:
-      "Clears the renter with this email under the owner (its prospects, and its user and policies) so the same email can enroll again. Idempotent: nothing to clear answers empty id lists. Both query parameters are required. Answers 404 in production.",
+      "Clears the renter with this email under the owner for real (its prospects sent by the calling partner, their applications, policies with their documents, cash deposits and resident records, and the renter's user once nothing else of it remains) so the same email can enroll again; answers the deleted ids. Idempotent: nothing to clear answers empty id lists. Both query parameters are required. Answers 404 in production.",
   },
   inputErrors: { kind: "fields", error: "Reset request is invalid" },
   responses: { errors: [401, 403, 404, 422] },
