@@ -144,3 +144,20 @@ export type PaymentInput = { number: string; expiry: string; cvc: string; postal
 
 /** What an action answers: the next view (after a redirect-free re-render) or the renter's field errors. */
 export type ActionResult = { ok: true; view: FlowView } | { ok: false; message: string; fields: FieldErrors; view: FlowView };
+
+/**
+ * The flow service's functions (`./service.ts` exports each by this name). The pages call them from
+ * server actions; the benchmark and the tests call them directly.
+ */
+export type FlowService = {
+  /** The current step of the link's enrollment (resume), or invalid. Starts nothing, changes nothing. */
+  loadEnrollment(link: LinkParams): Promise<LoadResult>;
+  /** Step 1 → application (`policy_application.created`) and underwriting job, in one transaction. */
+  submitDetails(link: LinkParams, input: DetailsInput): Promise<ActionResult>;
+  /** Step 3 → `policy_application.submitted`; the next view is pay. */
+  chooseProduct(link: LinkParams, input: ChoiceInput): Promise<ActionResult>;
+  /** From pay back to choose (before payment only). */
+  changeChoice(link: LinkParams): Promise<ActionResult>;
+  /** Step 4: charge through the processor, then the policy (or cash deposit) in one transaction. */
+  payEnrollment(link: LinkParams, input: PaymentInput): Promise<ActionResult>;
+};
