@@ -74,7 +74,8 @@ export function partnerOpenApiDocumentOf(partnerApiRouter: AnyRouter): OpenAPIOb
     title: "Partner Integration Service — Partner API",
     version: "1.0.0",
     description:
-      "Partner API of the Partner Integration Service: token exchange, property owners, onboarding collections, prospects, move-outs and webhook endpoints. Every path except the token exchange needs `Authorization: Bearer <token>`; requests with a body need `Content-Type: application/json`. Errors: gateway 401 `{message: Unauthorized}`, gateway 403 `{message: Forbidden}`, application errors `{status_code, error}`.",
+      "Partner API of the Partner Integration Service: token exchange, property owners, onboarding collections, prospects, move-outs and webhook endpoints. Every path except the token exchange needs `Authorization: Bearer <token>`; requests with a body need `Content-Type: application/json`. Errors: gateway 401 `{message: Unauthorized}`, gateway 403 `{message: Forbidden}`, application errors `{status_code, error}`.\n\n" +
+      "**Staging test values** (decisions §10; no effect in production): in the enrollment flow, an email whose local part ends in `+decline` (e.g. `rita+decline@example.com`) is declined by underwriting for every product; `+blocked` ends at the identity check as `blocked`. Card `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined (the renter may try again), any other Luhn-valid number pays; staging's simulated processor records payments and never charges. The staging reset clears the renters, applications, policies and cash deposits of your sources.",
     baseUrl: config.partnerBaseUrl,
     docsUrl: `${config.partnerBaseUrl}/docs`,
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
