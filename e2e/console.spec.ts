@@ -32,3 +32,21 @@ test("an operator signs in and sees the demo owner, read through the console's t
   await page.goto("/console");
   await expect(page).toHaveURL(/\/console\/signin$/);
 });
+
+test("the policies screen searches, and a policy page that does not exist says so (admin_policy_url's page)", async ({ page }) => {
+  const demo = demoCredentials();
+  await page.goto("/console/signin");
+  await page.getByLabel("Email").fill(demo.console_email);
+  await page.getByLabel("Password").fill(demo.console_password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  await page.getByRole("link", { name: "Policies" }).click();
+  await expect(page.getByRole("heading", { name: "Policies" })).toBeVisible();
+  await page.getByLabel("Policy number, renter or prospect id").fill("PIS-1900-000000");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("No policies match.")).toBeVisible();
+  await page.goto("/console/policies/2000000000");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Policy not found");
+  const answer = await page.goto("/console/policies/not-a-number");
+  expect(answer?.status()).toBe(404);
+});

@@ -1,4 +1,4 @@
-import { errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
+import { appErrorOf, errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
 import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
 import { invalidInput } from "../../server/http/input-errors";
 import type { ConsoleUser } from "../../server/trpc/context";
@@ -113,9 +113,15 @@ export function signedOwnerProcedure(scope: PartnerScope) {
 
 /** A console procedure for a signed-in staff member, optionally of one role. */
 export function consoleProcedure(role?: ConsoleUser["role"]) {
-  return t.procedure.use(({ ctx, next }) => {
+  return t.procedure.use(async ({ ctx, next }) => {
     if (!ctx.user) throw toTRPCError(errors.gatewayUnauthorized());
     if (role && ctx.user.role !== role) throw toTRPCError(errors.forbidden(`Requires the ${role} role`));
-    return next({ ctx: { user: ctx.user } });
+    const result = await next({ ctx: { user: ctx.user } });
+    // A feature's AppError answers with its own status (404, 409, 422…), not tRPC's 500.
+    if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
+      const failure = appErrorOf(result.error);
+      if (failure) throw toTRPCError(failure);
+    }
+    return result;
   });
 }

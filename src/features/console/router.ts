@@ -4,6 +4,7 @@ import { router } from "../../server/trpc/init";
 import { consoleProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
+import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
 
 const ownerRow = z.object({
   owner_slug: z.string(),
@@ -23,6 +24,16 @@ export const consoleRouter = router({
       .input(z.object({ status: z.enum(["pending", "applied", "skipped", "rejected"]).optional() }))
       .output(z.array(ingestionEventRow))
       .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
+  }),
+  policies: router({
+    search: consoleProcedure()
+      .input(policySearchInput)
+      .output(z.array(consolePolicyRow))
+      .query(({ ctx, input }) => searchPolicies(ctx.db, input)),
+    detail: consoleProcedure()
+      .input(z.object({ id: z.number().int().positive() }))
+      .output(consolePolicyDetail)
+      .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
   owners: router({
     list: consoleProcedure()

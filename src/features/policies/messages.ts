@@ -22,4 +22,5 @@ export const POLICY_MESSAGES = {
   unitMissing: "Prospect has no resolved property and unit",
   applicationCanceled: "Application is canceled",
   alreadyCovered: "Application already has a policy or cash deposit",
+  notFound: "Policy not found",
 } as const;

@@ -18,6 +18,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </Link>
         <nav>
           <Link href="/console">Owners</Link>
+          <Link href="/console/policies">Policies</Link>
           <Link href="/console/ingestion">Ingested events</Link>
         </nav>
         <span className="who">
