@@ -16,7 +16,7 @@ import { checkDetails } from "./details";
 import { failsIdentityCheck } from "./identity";
 import { BLOCKED_REASONS, FLOW_MESSAGES as M } from "./messages";
 import { type EnrollmentRecord, loadRecord, requireRecord } from "./state";
-import { type Choice, chooseView, currentView, detailsView, flowEnv, offersOf, openApplication } from "./views";
+import { type Choice, chooseView, currentView, flowEnv, offersOf, openApplication } from "./views";
 
 /**
  * The renter enrollment flow (decisions §10), behind the contract of `./contract.ts`. State lives in

@@ -260,5 +260,3 @@ export async function currentView(db: Tx, record: EnrollmentRecord, env: FlowEnv
   }
   return chooseView(record, env);
 }
-
-export { detailsView };
