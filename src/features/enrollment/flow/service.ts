@@ -108,7 +108,10 @@ export async function chooseProduct(params: LinkParams, input: ChoiceInput): Pro
   const checked = checkChoice(record, input);
   if (checked.fields) return { ok: false, message: M.choiceInvalid, fields: checked.fields, view: chooseView(record, env) };
   await db.transaction(async (tx) => {
-    const submitted = await submitApplication(tx, application, checked.choice);
+    // Paid in another tab since this request read the step: the choice is final.
+    const locked = await lockApplication(tx, application.id);
+    if (locked.paidAt || (locked.step !== "choose" && locked.step !== "pay")) throw errors.conflict(M.notCurrentStep);
+    const submitted = await submitApplication(tx, locked, checked.choice);
     // The same choice submitted again is not re-announced, but the renter moves on to pay all the same.
     if (submitted.step !== "pay") {
       await tx
@@ -193,9 +196,15 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
       logger().error({ applicationId: current.id, kept: current.paymentChargeId, extra: charge.chargeId }, "enrollment paid twice: refund the extra charge");
       return;
     }
+    // The option was changed in another tab while this charge ran: the renter gets what was charged.
+    const charged = { productType: view.productType, cadence: view.cadence };
+    if (current.productType !== charged.productType || current.cadence !== charged.cadence) {
+      logger().warn({ applicationId: current.id, charged }, "enrollment choice changed during payment: issuing what was charged");
+    }
     await tx
       .update(applications)
       .set({
+        ...charged,
         paymentChargeId: charge.chargeId,
         paymentAmountCents: amountCents,
         paymentLast4: charge.last4,
@@ -203,7 +212,7 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
         updatedAt: new Date(),
       })
       .where(eq(applications.id, current.id));
-    if (current.productType === "cash_deposit") await recordCashDeposit(tx, current);
+    if (charged.productType === "cash_deposit") await recordCashDeposit(tx, current);
     else await issuePolicy(tx, current, { paidAt: current.paidAt ?? paidAt });
   });
   return { ok: true, view: await viewOf(params) };
