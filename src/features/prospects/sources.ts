@@ -1,6 +1,8 @@
+import { getConfig } from "../../server/config";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { findActiveClient } from "../auth/clients";
+import { redirectDomainOf } from "./redirect-domains";
 import { sources } from "./sources.table";
 
 /** decisions §4 `source create`: a partner code prospects are written under. */
@@ -10,9 +12,11 @@ export async function createSource(
 ) {
   if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(input.code)) throw errors.invalid("Source code must be lowercase letters, digits, '_' or '-'", "code");
   if (!(await findActiveClient(tx, input.clientId))) throw errors.notFound(`No active client ${input.clientId}`);
-  const domains = (input.redirectDomains ?? []).map((domain) => domain.trim().toLowerCase()).filter(Boolean);
-  for (const domain of domains) {
-    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw errors.invalid(`Not a domain name: ${domain}`, "redirect_domain");
+  const domains: string[] = [];
+  for (const typed of (input.redirectDomains ?? []).filter((value) => value.trim() !== "")) {
+    const domain = redirectDomainOf(typed, getConfig().appEnv);
+    if (!domain) throw errors.invalid(`Not a domain name: ${typed.trim().toLowerCase()}`, "redirect_domain");
+    domains.push(domain);
   }
   const [source] = await tx
     .insert(sources)

@@ -13,6 +13,9 @@ export type Cadence = (typeof CADENCES)[number];
 export const APPLICATION_STEPS = ["details", "quote", "choose", "pay", "result"] as const;
 export type ApplicationStep = (typeof APPLICATION_STEPS)[number];
 
+/** The renter's details as entered on the flow's first step (phone: 10 digits; birthdate: YYYY-MM-DD). */
+export type Applicant = { firstName: string; lastName: string; phone: string; birthdate: string };
+
 /**
  * A renter's application (decisions §10 step (1); spec Policy application payload, `pa_<id>`).
  * `status` is the record's status (`created` or `canceled`), never the outcome: the outcome of
@@ -43,6 +46,16 @@ export const applications = pgTable(
     outcome: text("outcome", { enum: ["quoted", "declined"] }),
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
     step: text("step", { enum: APPLICATION_STEPS }).notNull().default("details"),
+    /** What the renter entered on the details step (decisions §10 step (1)); the partner's prospect is left as sent. */
+    applicant: jsonb("applicant").$type<Applicant>(),
+    disclosuresAcceptedAt: timestamp("disclosures_accepted_at", { withTimezone: true }),
+    /** Why the flow cannot go on for this renter (`identity_check_failed`); the flow shows it blocked. */
+    blockedReason: text("blocked_reason"),
+    /** The successful charge (decisions §10 step (4)): the processor's reference, never the card number. */
+    paymentChargeId: text("payment_charge_id"),
+    paymentAmountCents: integer("payment_amount_cents"),
+    paymentLast4: text("payment_last4"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -17,6 +17,13 @@ const application = {
   outcome: null,
   submittedAt: null,
   step: "details",
+  applicant: null,
+  disclosuresAcceptedAt: null,
+  blockedReason: null,
+  paymentChargeId: null,
+  paymentAmountCents: null,
+  paymentLast4: null,
+  paidAt: null,
   createdAt: new Date(),
   updatedAt: new Date(),
 } satisfies Application;

@@ -107,6 +107,11 @@ export type PayView = FlowContext & {
   summary: string;
   /** False in production until a real processor is configured: the page explains, no card form. */
   paymentAvailable: boolean;
+  /**
+   * A fresh nonce per render, for the form's hidden `attempt` field (`PaymentInput.attempt`): a double
+   * submit of one form is charged once; a retry after a decline renders a new one.
+   */
+  attempt: string;
 };
 
 /** Step 5: a terminal state. */
@@ -115,6 +120,8 @@ export type ResultView = FlowContext & {
   state: TerminalState;
   /** One or two sentences for the renter (why blocked/declined, what was bought). */
   message: string;
+  /** Completed: what was bought (a cash deposit has no policy number: "Your deposit is recorded"). */
+  productType?: OfferView["productType"];
   policyNumber?: string;
   /** The policy's document archive once built (decisions §11), else undefined (the page may refresh). */
   documentsUrl?: string;

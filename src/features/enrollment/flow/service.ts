@@ -1,0 +1,222 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { getConfig } from "../../../server/config";
+import { getDb } from "../../../server/db/client";
+import { AppError, errors, type FieldErrors } from "../../../server/errors";
+import { logger } from "../../../server/log";
+import { checkCard } from "../../payments/card";
+import { PAYMENT_MESSAGES } from "../../payments/messages";
+import { processorFor } from "../../payments/processor-for";
+import { recordCashDeposit } from "../../policies/cash-deposits";
+import { issuePolicy } from "../../policies/issue";
+import { applications, CADENCES, type Cadence } from "../applications/applications.table";
+import { lockApplication, startApplication, submitApplication } from "../applications/service";
+import { requestUnderwriting } from "../offers/request";
+import type { ActionResult, ChoiceInput, DetailsInput, DetailsView, FlowService, FlowView, LinkParams, LoadResult, PaymentInput, PayView } from "./contract";
+import { checkDetails } from "./details";
+import { failsIdentityCheck } from "./identity";
+import { BLOCKED_REASONS, FLOW_MESSAGES as M } from "./messages";
+import { type EnrollmentRecord, loadRecord, requireRecord } from "./state";
+import { type Choice, chooseView, currentView, flowEnv, offersOf, openApplication } from "./views";
+
+/**
+ * The renter enrollment flow (decisions §10), behind the contract of `./contract.ts`. State lives in
+ * the application row: every function re-reads it from the signed link, so any tab or device lands
+ * on the same step. Renter mistakes answer `ok: false` with field errors and write nothing.
+ */
+
+const ATTEMPT = /^[A-Za-z0-9_-]{1,64}$/;
+
+function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+async function viewOf(params: LinkParams): Promise<FlowView> {
+  const db = await getDb();
+  return currentView(db, await requireRecord(db, params));
+}
+
+export async function loadEnrollment(params: LinkParams): Promise<LoadResult> {
+  const db = await getDb();
+  const record = await loadRecord(db, params);
+  if (!record) return { kind: "invalid" };
+  return { kind: "view", view: await currentView(db, record) };
+}
+
+/**
+ * Step 1 (decisions §10): the details and the disclosures → one transaction: what the renter entered
+ * on the application, `startApplication` (`policy_application.created` once) and the underwriting
+ * job; or, in staging, `+blocked` ends here at the identity check. A second submit answers the step
+ * the first one reached.
+ */
+export async function submitDetails(params: LinkParams, input: DetailsInput): Promise<ActionResult> {
+  const db = await getDb();
+  const record = await requireRecord(db, params);
+  const env = flowEnv();
+  const view = await currentView(db, record, env);
+  if (view.step !== "details") {
+    if (openApplication(record)?.applicant) return { ok: true, view };
+    throw errors.conflict(M.notCurrentStep);
+  }
+  const checked = checkDetails(input, todayUtc());
+  if (checked.errors) {
+    const typed: DetailsView = {
+      ...view,
+      values: { ...view.values, firstName: input.firstName ?? "", lastName: input.lastName ?? "", phone: input.phone ?? "", birthdate: input.birthdate ?? "" },
+    };
+    return { ok: false, message: M.detailsInvalid, fields: checked.errors, view: typed };
+  }
+  // decisions §10 staging magic values: decided here, at the identity check; production ignores it.
+  const blocked = failsIdentityCheck(record.prospect.email, env.appEnv);
+  const { selectedProduct, cadence } = record.link;
+  await db.transaction(async (tx) => {
+    const { application } = await startApplication(tx, record.prospect, { productType: selectedProduct, cadence });
+    const current = await lockApplication(tx, application.id);
+    if (current.step !== "details" || current.applicant) return; // a concurrent submit got here first
+    await tx
+      .update(applications)
+      .set({
+        applicant: checked.applicant,
+        disclosuresAcceptedAt: new Date(),
+        step: blocked ? "result" : "quote",
+        blockedReason: blocked ? BLOCKED_REASONS.identityCheckFailed : null,
+        updatedAt: new Date(),
+      })
+      .where(eq(applications.id, current.id));
+    if (!blocked) await requestUnderwriting(tx, current);
+  });
+  return { ok: true, view: await viewOf(params) };
+}
+
+/** The renter's choice as a product and cadence among the offers, or the field errors. */
+function checkChoice(record: EnrollmentRecord, input: ChoiceInput): { choice: Choice; fields?: undefined } | { choice?: undefined; fields: FieldErrors } {
+  const offer = offersOf(record).find((o) => o.productType === input.productType);
+  if (!offer) return { fields: { productType: [M.productRequired] } };
+  if (offer.productType === "cash_deposit") return { choice: { productType: offer.productType, cadence: null } };
+  if (!CADENCES.includes(input.cadence as Cadence)) return { fields: { cadence: [M.cadenceRequired] } };
+  return { choice: { productType: offer.productType, cadence: input.cadence as Cadence } };
+}
+
+/** Step 3 (decisions §10): the choice → `submitApplication` (`policy_application.submitted`); next is pay. */
+export async function chooseProduct(params: LinkParams, input: ChoiceInput): Promise<ActionResult> {
+  const db = await getDb();
+  const record = await requireRecord(db, params);
+  const env = flowEnv();
+  const view = await currentView(db, record, env);
+  const application = openApplication(record);
+  // On pay the renter may still choose again (a double submit, the back button): payment has not happened.
+  if ((view.step !== "choose" && view.step !== "pay") || !application) throw errors.conflict(M.notCurrentStep);
+  const checked = checkChoice(record, input);
+  if (checked.fields) return { ok: false, message: M.choiceInvalid, fields: checked.fields, view: chooseView(record, env) };
+  await db.transaction(async (tx) => {
+    // Paid in another tab since this request read the step: the choice is final.
+    const locked = await lockApplication(tx, application.id);
+    if (locked.paidAt || (locked.step !== "choose" && locked.step !== "pay")) throw errors.conflict(M.notCurrentStep);
+    const submitted = await submitApplication(tx, locked, checked.choice);
+    // The same choice submitted again is not re-announced, but the renter moves on to pay all the same.
+    if (submitted.step !== "pay") {
+      await tx
+        .update(applications)
+        .set({ step: "pay", updatedAt: new Date() })
+        .where(and(eq(applications.id, submitted.id), isNull(applications.paidAt)));
+    }
+  });
+  return { ok: true, view: await viewOf(params) };
+}
+
+/** From pay back to choose, before payment only (decisions §10 step (3)). */
+export async function changeChoice(params: LinkParams): Promise<ActionResult> {
+  const db = await getDb();
+  const record = await requireRecord(db, params);
+  const view = await currentView(db, record);
+  if (view.step === "choose") return { ok: true, view };
+  const application = openApplication(record);
+  if (view.step !== "pay" || !application) throw errors.conflict(view.step === "result" && view.state === "completed" ? M.alreadyPaid : M.notCurrentStep);
+  const moved = await db
+    .update(applications)
+    .set({ step: "choose", updatedAt: new Date() })
+    .where(and(eq(applications.id, application.id), eq(applications.step, "pay"), isNull(applications.paidAt)))
+    .returning({ id: applications.id });
+  if (moved.length === 0) throw errors.conflict(M.alreadyPaid);
+  return { ok: true, view: await viewOf(params) };
+}
+
+function refused(view: PayView, message: string, fields: FieldErrors = {}): ActionResult {
+  return { ok: false, message, fields, view };
+}
+
+/**
+ * Step 4 (decisions §10): the card is checked first (nothing charged on a mistake), then charged once
+ * per form (`application:pa_<id>:<attempt>`), then the policy or the cash deposit is recorded with the
+ * payment in one transaction. A decline leaves the application as it was (the renter may try another
+ * card). If that transaction fails after the charge, the same form submitted again replays the
+ * charge (processor idempotency) and issues.
+ */
+export async function payEnrollment(params: LinkParams, input: PaymentInput): Promise<ActionResult> {
+  const db = await getDb();
+  const record = await requireRecord(db, params);
+  const env = flowEnv();
+  const view = await currentView(db, record, env);
+  const application = openApplication(record);
+  if (view.step === "result" && view.state === "completed" && application?.paidAt) return { ok: true, view };
+  if (view.step !== "pay" || !application) throw errors.conflict(M.notCurrentStep);
+  if (!view.paymentAvailable) return refused(view, PAYMENT_MESSAGES.notConfigured);
+
+  const checked = checkCard({ number: input.number ?? "", expiry: input.expiry ?? "", cvc: input.cvc ?? "", postalCode: input.postalCode ?? "" }, new Date());
+  const fields: FieldErrors = { ...(checked.errors ?? {}) };
+  if (!(input.nameOnCard ?? "").trim()) fields.nameOnCard = [M.nameOnCardRequired];
+  if (Object.keys(fields).length) return refused(view, M.cardInvalid, fields);
+  if (!ATTEMPT.test(input.attempt ?? "")) return refused(view, M.attemptInvalid);
+
+  const amountCents = view.amountDueCents;
+  const subject = `application:pa_${application.id}`;
+  let result: Awaited<ReturnType<ReturnType<typeof processorFor>["charge"]>>;
+  try {
+    result = await processorFor(getConfig()).charge({
+      idempotencyKey: `${subject}:${input.attempt}`,
+      amountCents,
+      currency: "usd",
+      description: `${view.summary} — ${record.owner.name}`,
+      metadata: { subject, owner: record.owner.slug },
+      card: { number: input.number, expiry: input.expiry, cvc: input.cvc, postalCode: input.postalCode },
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.kind === "invalid") return refused(view, M.cardInvalid, error.fields ?? {});
+    if (error instanceof AppError && error.kind === "unavailable") return refused(view, error.message);
+    throw error;
+  }
+  // The view was rendered for this request: its `attempt` is already a new one for the next card.
+  if (result.status === "declined") return refused(view, result.message);
+
+  const charge = result;
+  const paidAt = new Date();
+  await db.transaction(async (tx) => {
+    const current = await lockApplication(tx, application.id);
+    if (current.paymentChargeId && current.paymentChargeId !== charge.chargeId) {
+      // Two forms paid at once (two tabs): the first is kept; the second charge needs a refund by staff.
+      logger().error({ applicationId: current.id, kept: current.paymentChargeId, extra: charge.chargeId }, "enrollment paid twice: refund the extra charge");
+      return;
+    }
+    // The option was changed in another tab while this charge ran: the renter gets what was charged.
+    const charged = { productType: view.productType, cadence: view.cadence };
+    if (current.productType !== charged.productType || current.cadence !== charged.cadence) {
+      logger().warn({ applicationId: current.id, charged }, "enrollment choice changed during payment: issuing what was charged");
+    }
+    await tx
+      .update(applications)
+      .set({
+        ...charged,
+        paymentChargeId: charge.chargeId,
+        paymentAmountCents: amountCents,
+        paymentLast4: charge.last4,
+        paidAt: current.paidAt ?? paidAt,
+        updatedAt: new Date(),
+      })
+      .where(eq(applications.id, current.id));
+    if (charged.productType === "cash_deposit") await recordCashDeposit(tx, current);
+    else await issuePolicy(tx, current, { paidAt: current.paidAt ?? paidAt });
+  });
+  return { ok: true, view: await viewOf(params) };
+}
+
+/** The service as the contract names it (the pages, the benchmark and the tests call these). */
+export const flowService: FlowService = { loadEnrollment, submitDetails, chooseProduct, changeChoice, payEnrollment };
