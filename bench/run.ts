@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createTestCertificates } from "../src/test/tls";
+import { enrollmentBench } from "./enrollment.bench";
 import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
 import { prospectsBench } from "./prospects.bench";
@@ -35,6 +36,7 @@ try {
   if (!only || only === "roster") await rosterBench(service, dataDir);
   if (!only || only === "prospects") await prospectsBench(service, databaseUrl, tls);
   if (!only || only === "webhooks") await webhooksBench(service, databaseUrl, tls);
+  if (!only || only === "enrollment") await enrollmentBench(service, databaseUrl, tls);
 } finally {
   await service.stop();
 }
