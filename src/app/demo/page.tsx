@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { isDemoEnabled } from "@/features/demo/availability";
 import { readDemoPartner } from "@/features/demo/credentials";
-import { DEMO_RECEIVER_PATH, demoEndpointDestination } from "@/features/demo/endpoint";
+import { demoEndpointDestination, UNREACHABLE_DEMO_DESTINATION } from "@/features/demo/endpoint";
 import { framingPlan } from "@/features/demo/origins";
 import { DEMO_SCENARIOS } from "@/features/demo/scenarios";
 import { getConfig } from "@/server/config";
@@ -45,7 +45,7 @@ export default async function DemoPage() {
           plan={plan}
           receiver={{
             destination: demoEndpointDestination(config.publicBaseUrl),
-            reachable: demoEndpointDestination(config.publicBaseUrl).endsWith(DEMO_RECEIVER_PATH),
+            reachable: demoEndpointDestination(config.publicBaseUrl) !== UNREACHABLE_DEMO_DESTINATION,
           }}
         />
       ) : (
