@@ -33,8 +33,8 @@ test("creates a renter through the Partner API and frames its enrollment link fr
   const id = await createRenter(page, /Standard renter/);
   // The calls a partner would make, as the gateway answered them.
   const calls = page.getByRole("region", { name: "Partner API calls" });
-  await expect(calls.getByText(/POST \/api\/partners\/.+\/prospects/)).toBeVisible();
-  await expect(calls.getByText("POST /api/token")).toBeVisible();
+  // (The token exchange shows only when a token is fetched; the page reuses it until it nears expiry.)
+  await expect(calls.locator("li").filter({ hasText: /POST \/api\/partners\/.+\/prospects/ })).toContainText("→ 200");
 
   const frameElement = page.getByTitle("Embedded enrollment");
   await expect(frameElement).toHaveAttribute("src", new RegExp(`^${new URL(baseURL ?? "").origin}/enroll/embedded/.+/${id}\\?`));
