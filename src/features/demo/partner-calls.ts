@@ -51,6 +51,11 @@ async function token(gateway: PartnerGateway, partner: DemoPartner): Promise<{ e
   return { exchange: { ...exchange, body: answer?.access_token ? { ...answer, access_token: "(hidden)" } : exchange.body }, token: answer?.access_token };
 }
 
+/** A refused token (client disabled, keys rotated) is fetched again on the next call. */
+function forgetRefusedToken(partner: DemoPartner, exchange: Exchange): void {
+  if (exchange.status === 401) tokens.delete(partner.client_id);
+}
+
 const prospectsPath = (partner: DemoPartner) => `/partners/${encodeURIComponent(partner.owner_slug)}/prospects`;
 
 export type DemoCallResult = { exchanges: Exchange[]; prospect?: Prospect };
@@ -63,6 +68,7 @@ export async function createDemoProspect(gateway: PartnerGateway, partner: DemoP
   const before = auth.exchange ? [auth.exchange] : [];
   if (!auth.token) return { exchanges: before };
   const created = await send(gateway, "POST", prospectsPath(partner), { token: auth.token, body: { prospect: body }, secret: partner.client_secret });
+  forgetRefusedToken(partner, created);
   const prospect = (created.body as { prospect?: Prospect } | null)?.prospect;
   return { exchanges: [...before, { ...created, body: { request: { prospect: body }, response: created.body } }], prospect };
 }
@@ -74,6 +80,7 @@ export async function readDemoProspect(gateway: PartnerGateway, partner: DemoPar
   if (!auth.token) return { exchanges: before };
   const path = `${prospectsPath(partner)}/${encodeURIComponent(partner.source)}/${encodeURIComponent(sourceProspectId)}`;
   const read = await send(gateway, "GET", path, { token: auth.token, secret: partner.client_secret });
+  forgetRefusedToken(partner, read);
   const prospect = (read.body as { prospect?: Prospect } | null)?.prospect;
   return { exchanges: [...before, read], prospect };
 }
