@@ -39,6 +39,26 @@ export const DEMO_UNITS = ["101", "102", "201", "202"].map((name) => ({
 }));
 
 /**
+ * A second building for the /demo page's guarantee renter (docs/decisions.md, Demo page): created
+ * once the owner is guarantor-capable, so it carries the guarantee product (spec Property rules,
+ * Guarantee on creation); the first building stays a deposit-products building.
+ */
+export const DEMO_GUARANTEE_PROPERTY = {
+  external_system_id: "demo-guarantee-court",
+  building_name: "Guarantee Court",
+  address: { line_one: "800 W 6th St", city: "Austin", state: "TX", zip: "78703" },
+  type: "multifamily" as const,
+  active: true,
+};
+
+export const DEMO_GUARANTEE_UNIT = {
+  external_system_id: "demo-guarantee-unit-1",
+  property_external_id: DEMO_GUARANTEE_PROPERTY.external_system_id,
+  name: "1A",
+  address: { ...DEMO_GUARANTEE_PROPERTY.address, line_two: "Apt 1A" },
+};
+
+/**
  * decisions §13: the /demo page frames the flow from `127.0.0.1` while the enrollment host is
  * `localhost` (or the reverse); in staging both are operator frame origins and the demo owner lists
  * `127.0.0.1`. Production accepts HTTPS origins only (decisions §10), so nothing is added there.
@@ -53,7 +73,8 @@ export function demoFrameOrigins(port: number, appEnv: "staging" | "production")
  * (bank account → building → units → activation, spec Provisioning order), writing only what is
  * missing: on a complete owner it writes nothing, so every `npm start` after the first changes nothing.
  */
-export async function provisionDemoOwner(tx: Tx, owner: Owner, clientId: string, frame: ReturnType<typeof demoFrameOrigins>): Promise<Owner> {
+export async function provisionDemoOwner(tx: Tx, initial: Owner, clientId: string, frame: ReturnType<typeof demoFrameOrigins>): Promise<Owner> {
+  let owner = initial;
   await lockOwnerRoster(tx, owner.id);
   const [account] = await tx
     .select({ id: bankAccounts.id })
@@ -73,6 +94,8 @@ export async function provisionDemoOwner(tx: Tx, owner: Owner, clientId: string,
   const missing = DEMO_UNITS.filter((unit) => !present.has(unit.external_system_id));
   if (missing.length) expectWritten("units", await upsertUnits(tx, owner.id, missing));
 
+  owner = await provisionGuaranteeBuilding(tx, owner, clientId);
+
   for (const origin of frame.operator) await addFrameOrigin(tx, origin);
   const ancestors = [...owner.embeddedFrameAncestors, ...frame.owner.filter((origin) => !owner.embeddedFrameAncestors.includes(origin))];
   if (owner.purchaseFlowEnabled && ancestors.length === owner.embeddedFrameAncestors.length) return owner;
@@ -83,6 +106,29 @@ export async function provisionDemoOwner(tx: Tx, owner: Owner, clientId: string,
     embedded_frame_ancestors: ancestors,
   });
   return updated;
+}
+
+/** The guarantee building and its unit, when missing; the owner turns guarantor-capable first. */
+async function provisionGuaranteeBuilding(tx: Tx, owner: Owner, clientId: string): Promise<Owner> {
+  const [building] = await tx
+    .select({ id: properties.id })
+    .from(properties)
+    .where(and(eq(properties.ownerId, owner.id), eq(properties.externalSystemId, DEMO_GUARANTEE_PROPERTY.external_system_id)));
+  let current = owner;
+  if (!building) {
+    if (!current.guarantorCoverageCapable) {
+      ({ owner: current } = await upsertOwner(tx, clientId, { external_org_id: owner.externalOrgId, guarantor_coverage_capable: true }));
+    }
+    expectWritten("guarantee building", await upsertProperties(tx, current, clientId, [DEMO_GUARANTEE_PROPERTY]));
+  }
+  const [unit] = building
+    ? await tx
+        .select({ id: units.id })
+        .from(units)
+        .where(and(eq(units.propertyId, building.id), eq(units.externalSystemId, DEMO_GUARANTEE_UNIT.external_system_id)))
+    : [];
+  if (!unit) expectWritten("guarantee unit", await upsertUnits(tx, current.id, [DEMO_GUARANTEE_UNIT]));
+  return current;
 }
 
 /** The demo data is ours: an item the roster refuses is a bug of the seed, reported with its errors. */

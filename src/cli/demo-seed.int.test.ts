@@ -15,7 +15,18 @@ import { DEMO_PROSPECT_ID, startBanner } from "./start-banner";
 /** Every row the seed could write, timestamps included, and the queued jobs: equal snapshots mean nothing changed. */
 async function snapshot() {
   const db = await getDb();
-  const tables = ["api_clients", "client_owner_grants", "property_owners", "bank_accounts", "properties", "units", "sources", "users", "frame_origins"];
+  const tables = [
+    "api_clients",
+    "client_owner_grants",
+    "property_owners",
+    "bank_accounts",
+    "properties",
+    "units",
+    "sources",
+    "users",
+    "frame_origins",
+    "webhook_endpoints",
+  ];
   const rows: Record<string, unknown> = {};
   for (const table of tables) rows[table] = await db.execute(sql`select * from ${sql.identifier(table)} order by 1, 2`);
   rows.jobs = await db.execute(sql`select id, task_id, payload, run_at from graphile_worker._private_jobs order by id`);
@@ -37,9 +48,14 @@ describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
     expect(owner.embeddedFrameAncestors).toContain(`http://127.0.0.1:${port}`);
     const accounts = await db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, owner.id));
     expect(accounts.map((account) => [account.externalSystemId, account.isDefault])).toEqual([["demo-operating", true]]);
-    const buildings = await db.select().from(properties).where(eq(properties.ownerId, owner.id));
-    expect(buildings).toHaveLength(1);
+    const buildings = await db.select().from(properties).where(eq(properties.ownerId, owner.id)).orderBy(properties.id);
+    expect(buildings.map((building) => [building.externalSystemId, building.guaranteeEnabled])).toEqual([
+      [first.property_external_id, false],
+      [first.guarantee_property_external_id, true],
+    ]);
     expect(buildings[0]).toMatchObject({ externalSystemId: first.property_external_id, active: true, city: "Austin", state: "TX", zip: "78704" });
+    const guaranteeUnits = await db.select().from(units).where(eq(units.propertyId, buildings[1].id));
+    expect(guaranteeUnits.map((unit) => unit.externalSystemId)).toEqual([first.guarantee_unit_external_id]);
     const unitRows = await db.select().from(units).where(eq(units.propertyId, buildings[0].id));
     expect(unitRows.map((unit) => unit.externalSystemId).sort()).toEqual([...first.unit_external_ids].sort());
     expect(first.unit_external_ids).toHaveLength(4);

@@ -6,6 +6,7 @@ import { audienceOf } from "../features/auth/tokens";
 import { hashPassword } from "../features/console/passwords";
 import { createUser } from "../features/console/users";
 import { users } from "../features/console/users.table";
+import { ensureDemoEndpoint } from "../features/demo/endpoint";
 import { findOwnerBySlug, upsertOwner } from "../features/owners/service";
 import { createSource } from "../features/prospects/sources";
 import { sources } from "../features/prospects/sources.table";
@@ -13,7 +14,7 @@ import { getConfig } from "../server/config";
 import type { Db, Tx } from "../server/db/client";
 import { errors } from "../server/errors";
 import { randomToken } from "../server/secrets";
-import { DEMO_PROPERTY, DEMO_UNITS, demoFrameOrigins, provisionDemoOwner } from "./demo-roster";
+import { DEMO_GUARANTEE_PROPERTY, DEMO_GUARANTEE_UNIT, DEMO_PROPERTY, DEMO_UNITS, demoFrameOrigins, provisionDemoOwner } from "./demo-roster";
 
 export type DemoCredentials = {
   client_id: string;
@@ -26,9 +27,12 @@ export type DemoCredentials = {
   /** The demo building and its units, by the partner identifiers a prospect names them with. */
   property_external_id: string;
   unit_external_ids: string[];
+  /** The building and unit of the /demo page's guarantee renter (docs/decisions.md, Demo page). */
+  guarantee_property_external_id?: string;
+  guarantee_unit_external_id?: string;
 };
 
-type Partner = Omit<DemoCredentials, "property_external_id" | "unit_external_ids">;
+type Partner = Omit<DemoCredentials, "property_external_id" | "unit_external_ids" | "guarantee_property_external_id" | "guarantee_unit_external_id">;
 
 const DEMO_EMAIL = "operator@demo.local";
 
@@ -48,10 +52,14 @@ export async function seedDemo(db: Db, dataDir: string): Promise<DemoCredentials
     const owner = await findOwnerBySlug(tx, partner.owner_slug);
     if (!owner) throw errors.notFound(`The demo owner ${partner.owner_slug} vanished during the seed`);
     await provisionDemoOwner(tx, owner, partner.client_id, demoFrameOrigins(config.port, config.appEnv));
+    // The deliveries the /demo page shows (docs/decisions.md, Demo page); staging only, like the page.
+    if (config.appEnv === "staging") await ensureDemoEndpoint(tx, owner.id, partner.client_id, config.publicBaseUrl);
     return {
       ...partner,
       property_external_id: DEMO_PROPERTY.external_system_id,
       unit_external_ids: DEMO_UNITS.map((unit) => unit.external_system_id),
+      guarantee_property_external_id: DEMO_GUARANTEE_PROPERTY.external_system_id,
+      guarantee_unit_external_id: DEMO_GUARANTEE_UNIT.external_system_id,
     } satisfies DemoCredentials;
   });
   const text = JSON.stringify(demo, null, 2);

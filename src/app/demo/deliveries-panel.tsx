@@ -1,0 +1,91 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+type Delivery = {
+  id: string;
+  event: string;
+  status: string;
+  attempt_number: number;
+  last_attempt_failure_reason: string | null;
+  endpoint_name: string;
+  destination_url: string;
+  created_at: string;
+  payload: string;
+};
+
+const POLL_MS = 1_000;
+
+function pretty(payload: string): string {
+  try {
+    return JSON.stringify(JSON.parse(payload), null, 2);
+  } catch {
+    return payload;
+  }
+}
+
+/** The demo owner's webhook deliveries, newest first, read again every second. */
+export function DeliveriesPanel({ receiver }: { receiver: { destination: string; reachable: boolean } }) {
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      try {
+        const answer = await fetch("/demo/api/deliveries", { cache: "no-store" });
+        if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+        const body = (await answer.json()) as { deliveries: Delivery[] };
+        if (!stopped) {
+          setDeliveries(body.deliveries);
+          setProblem(null);
+        }
+      } catch (error) {
+        if (!stopped) setProblem(`Could not read the deliveries (${(error as Error).message}); trying again.`);
+      }
+      if (!stopped) timer = setTimeout(load, POLL_MS);
+    };
+    load();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, []);
+
+  return (
+    <section className="demo-panel" aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Webhook deliveries</h2>
+      <p className="muted">
+        Every delivery to the demo owner&apos;s endpoints, as it happens. The seeded endpoint <code>{receiver.destination}</code>{" "}
+        {receiver.reachable
+          ? "is this service's own receiver: deliveries travel over HTTPS and are acknowledged."
+          : "cannot be reached (webhooks are HTTPS only and this instance is not): its deliveries show the exact payloads and keep retrying. Register your own HTTPS endpoint with the demo client to receive them."}
+      </p>
+      {problem && <p role="status">{problem}</p>}
+      {deliveries === null ? (
+        <p>Loading…</p>
+      ) : deliveries.length === 0 ? (
+        <p>No deliveries yet.</p>
+      ) : (
+        <ol className="demo-deliveries" aria-label="Deliveries, newest first">
+          {deliveries.map((delivery) => (
+            <li key={delivery.id} data-event={delivery.event} data-status={delivery.status}>
+              <details>
+                <summary>
+                  <span className="event">{delivery.event}</span> <span className={`status status-${delivery.status}`}>{delivery.status}</span>{" "}
+                  <time dateTime={delivery.created_at}>{new Date(delivery.created_at).toLocaleTimeString()}</time>
+                </summary>
+                <p className="muted">
+                  {delivery.endpoint_name} · attempt {delivery.attempt_number}
+                  {delivery.last_attempt_failure_reason ? ` · ${delivery.last_attempt_failure_reason}` : ""} · <code>{delivery.id}</code>
+                </p>
+                <pre>{pretty(delivery.payload)}</pre>
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
