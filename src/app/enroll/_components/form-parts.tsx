@@ -12,19 +12,22 @@ type FieldProps = {
   children: ReactNode;
 };
 
-/** A labelled field with its hint and its error right below it (decisions §10: errors beside fields). */
+/**
+ * A labelled field, its hint and its error right below it (decisions §10: errors beside fields). The
+ * hint follows the input so that inputs side by side line up whether or not they have a hint.
+ */
 export function Field({ name, label, error, hint, children }: FieldProps) {
   return (
     <div className={styles.field} data-invalid={error ? "true" : undefined}>
       <label htmlFor={name} className={styles.label}>
         {label}
       </label>
+      {children}
       {hint ? (
         <p id={`${name}-hint`} className={styles.hint}>
           {hint}
         </p>
       ) : null}
-      {children}
       {error ? (
         <p id={`${name}-error`} className={styles.fieldError}>
           {error}

@@ -88,7 +88,8 @@ export function PayStep({ view, pay, change, attempt }: { view: PayView; pay: St
         <>
           {view.staging ? (
             <StagingHint>
-              Card <code>4242 4242 4242 4242</code> pays, <code>4000 0000 0000 0002</code> is declined; any future expiry date and any 3-digit code. Nothing is charged.
+              Card <code>4242 4242 4242 4242</code> pays, <code>4000 0000 0000 0002</code> is declined; any future expiry date and any 3-digit code. Nothing is
+              charged.
             </StagingHint>
           ) : null}
           <PayForm action={pay} payLabel={`Pay ${amount}`} attempt={attempt} />
