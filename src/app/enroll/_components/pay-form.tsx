@@ -24,7 +24,7 @@ const ORDER = [
 
 /** Step 4: the card form. After a decline the card number and code are typed again; the rest stays. */
 export function PayForm({ action, payLabel, attempt }: Props) {
-  const { state, formAction, pending, summaryRef } = useStepForm(action, { status: "idle", attempt });
+  const { state, formAction, pending, summaryRef } = useStepForm(action);
   return (
     <form action={formAction} noValidate className={styles.form}>
       <PayFields state={state} payLabel={payLabel} attempt={attempt} pending={pending} summaryRef={summaryRef} />

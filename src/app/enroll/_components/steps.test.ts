@@ -18,7 +18,7 @@ const router = { refresh() {}, push() {}, replace() {}, back() {}, forward() {},
 
 /** The markup of a step as the server renders it (React escapes text and attribute values). */
 function render(view: FlowView): string {
-  return renderToStaticMarkup(createElement(AppRouterContext.Provider, { value: router as never }, createElement(FlowStep, { view, actions, attempt: "a-1" })));
+  return renderToStaticMarkup(createElement(AppRouterContext.Provider, { value: router as never }, createElement(FlowStep, { view, actions })));
 }
 
 type Tag = { name: string; attrs: Record<string, string> };
@@ -167,7 +167,7 @@ describe("enrollment steps (ui-contract names and markers)", () => {
   });
 
   it("result: a cash deposit, a decline, a block", () => {
-    const cash = render({ ...resultView, policyNumber: undefined, documentsUrl: undefined });
+    const cash = render({ ...resultView, productType: "cash_deposit", policyNumber: undefined, documentsUrl: undefined });
     expect(h1(cash)).toBe("Your deposit is recorded");
     expect(cash).not.toContain("policy-number");
     expect(cash).not.toContain("noscript");

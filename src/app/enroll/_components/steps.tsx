@@ -15,7 +15,7 @@ import type { StepAction } from "./use-step-form";
 export type FlowActions = { submitDetails: StepAction; chooseProduct: StepAction; changeChoice: StepAction; payEnrollment: StepAction };
 
 /** The current step of an enrollment, as the flow service described it. */
-export function FlowStep({ view, actions, attempt }: { view: FlowView; actions: FlowActions; attempt: string }) {
+export function FlowStep({ view, actions }: { view: FlowView; actions: FlowActions }) {
   switch (view.step) {
     case "details":
       return <DetailsStep view={view} action={actions.submitDetails} />;
@@ -24,7 +24,7 @@ export function FlowStep({ view, actions, attempt }: { view: FlowView; actions: 
     case "choose":
       return <ChooseStep view={view} action={actions.chooseProduct} />;
     case "pay":
-      return <PayStep view={view} pay={actions.payEnrollment} change={actions.changeChoice} attempt={attempt} />;
+      return <PayStep view={view} pay={actions.payEnrollment} change={actions.changeChoice} />;
     case "result":
       return <ResultStep view={view} />;
   }
@@ -72,7 +72,7 @@ export function ChooseStep({ view, action }: { view: ChooseView; action: StepAct
   );
 }
 
-export function PayStep({ view, pay, change, attempt }: { view: PayView; pay: StepAction; change: StepAction; attempt: string }) {
+export function PayStep({ view, pay, change }: { view: PayView; pay: StepAction; change: StepAction }) {
   const amount = formatUsd(view.amountDueCents);
   return (
     <StepFrame view={view}>
@@ -92,7 +92,7 @@ export function PayStep({ view, pay, change, attempt }: { view: PayView; pay: St
               charged.
             </StagingHint>
           ) : null}
-          <PayForm action={pay} payLabel={`Pay ${amount}`} attempt={attempt} />
+          <PayForm action={pay} payLabel={`Pay ${amount}`} attempt={view.attempt} />
         </>
       ) : (
         <p role="status" className={styles.notice}>
@@ -107,8 +107,7 @@ export function PayStep({ view, pay, change, attempt }: { view: PayView; pay: St
 const RESULT_TITLES = { declined: "We couldn't offer coverage", blocked: "We can't continue your enrollment" } as const;
 
 export function ResultStep({ view }: { view: ResultView }) {
-  // A completed enrollment without a policy is a cash deposit (it has no policy number).
-  const cash = view.state === "completed" && !view.policyNumber;
+  const cash = view.state === "completed" && view.productType === "cash_deposit";
   const title = view.state === "completed" ? (cash ? "Your deposit is recorded" : "You're covered") : RESULT_TITLES[view.state];
   const awaitingDocuments = view.state === "completed" && !!view.policyNumber && !view.documentsUrl;
   return (

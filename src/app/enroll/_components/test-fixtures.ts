@@ -60,6 +60,7 @@ export const payView: PayView = {
   amountDueCents: 17_500,
   summary: "Deposit insurance, paid upfront",
   paymentAvailable: true,
+  attempt: "a-1",
 };
 
 export const resultView: ResultView = {
@@ -67,6 +68,7 @@ export const resultView: ResultView = {
   step: "result",
   state: "completed",
   message: "Your deposit insurance is active from Jan 1, 2026. We sent a copy to maya@example.com.",
+  productType: "security_deposit_insurance",
   policyNumber: "SDI-2026-000123",
   coverageAmountCents: 150_000,
   documentsUrl: "/documents/abc.zip",

@@ -52,8 +52,7 @@ export async function payEnrollmentAction(link: LinkParams, _previous: FormState
       attempt: card.attempt || randomUUID(),
     }),
   );
-  // A new attempt after an answer: retrying with another card is another payment attempt.
-  return { ...state, attempt: randomUUID() };
+  return state;
 }
 
 /**
@@ -68,7 +67,7 @@ async function settle(step: StepName, values: Record<string, string>, run: () =>
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.kind === "not_found") notFound();
-    if (error.kind === "invalid") return { status: "error", message: error.message, fields: error.fields ?? {}, values };
+    if (error.kind === "invalid") return { status: "error", message: error.message, fields: error.fields ?? {}, values, attempt: randomUUID() };
     if (error.kind === "conflict") {
       refresh();
       return { status: "idle" };
@@ -77,7 +76,11 @@ async function settle(step: StepName, values: Record<string, string>, run: () =>
   }
   const view = result.view;
   if (view.step === "result" && view.redirectTo) redirect(view.redirectTo);
-  if (!result.ok && view.step === step) return { status: "error", message: result.message, fields: result.fields, values };
+  if (!result.ok && view.step === step) {
+    // The pay view carries a fresh attempt: retrying with another card is another payment attempt.
+    const attempt = view.step === "pay" ? view.attempt : undefined;
+    return { status: "error", message: result.message, fields: result.fields, values, attempt };
+  }
   refresh();
   return { status: "idle" };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { notFound, redirect } from "next/navigation";
 import type { LinkParams } from "@/features/enrollment/flow/contract";
 import { loadEnrollment } from "@/features/enrollment/flow/service";
@@ -32,7 +31,7 @@ export default async function EnrollmentPage({ params, searchParams }: Props) {
     changeChoice: changeChoiceAction.bind(null, link),
     payEnrollment: payEnrollmentAction.bind(null, link),
   };
-  return <FlowStep view={view} actions={actions} attempt={randomUUID()} />;
+  return <FlowStep view={view} actions={actions} />;
 }
 
 function linkParams(path: { flow: string; owner: string; source: string; id: string }, query: Record<string, string | string[] | undefined>): LinkParams {
