@@ -1,0 +1,90 @@
+"use server";
+
+import { randomUUID } from "node:crypto";
+import { refresh } from "next/cache";
+import { notFound, redirect } from "next/navigation";
+import type { ActionResult, LinkParams, StepName } from "@/features/enrollment/flow/contract";
+import { changeChoice, chooseProduct, payEnrollment, submitDetails } from "@/features/enrollment/flow/service";
+import { AppError } from "@/server/errors";
+import type { FormState } from "../../../../_components/form-state";
+import { parseChoice } from "../../../../_components/format";
+
+/*
+ * The enrollment steps' server actions. The page binds each to its link (`action.bind(null, link)`;
+ * Next.js signs bound arguments), the flow service checks the link and does the step. On success the
+ * page is refreshed and renders the new current step from the server; on a renter's mistake the
+ * form gets the messages and what was typed back (decisions §10: errors beside fields, values kept).
+ */
+
+export async function submitDetailsAction(link: LinkParams, _previous: FormState, form: FormData): Promise<FormState> {
+  const values = pick(form, ["firstName", "lastName", "phone", "birthdate", "acceptDisclosures"]);
+  return settle("details", values, () =>
+    submitDetails(link, {
+      firstName: values.firstName,
+      lastName: values.lastName,
+      phone: values.phone,
+      birthdate: values.birthdate,
+      acceptDisclosures: values.acceptDisclosures === "on",
+    }),
+  );
+}
+
+export async function chooseProductAction(link: LinkParams, _previous: FormState, form: FormData): Promise<FormState> {
+  const values = pick(form, ["choice"]);
+  return settle("choose", values, () => chooseProduct(link, parseChoice(values.choice)));
+}
+
+export async function changeChoiceAction(link: LinkParams, _previous: FormState, _form: FormData): Promise<FormState> {
+  return settle("pay", {}, () => changeChoice(link));
+}
+
+export async function payEnrollmentAction(link: LinkParams, _previous: FormState, form: FormData): Promise<FormState> {
+  const card = pick(form, ["nameOnCard", "number", "expiry", "cvc", "postalCode", "attempt"]);
+  // The card number and security code are never sent back: after a decline the renter types them again.
+  const kept = { nameOnCard: card.nameOnCard, expiry: card.expiry, postalCode: card.postalCode };
+  const state = await settle("pay", kept, () =>
+    payEnrollment(link, {
+      nameOnCard: card.nameOnCard,
+      number: card.number.replace(/[\s-]/g, ""),
+      expiry: card.expiry,
+      cvc: card.cvc,
+      postalCode: card.postalCode,
+      attempt: card.attempt || randomUUID(),
+    }),
+  );
+  return state;
+}
+
+/**
+ * Runs a step and turns its outcome into the form's state: the renter's errors stay on the form;
+ * anything else (next step, a step no longer current) refreshes the page; an expedited flow that
+ * reached its terminal state with an allowed `redirect_url` sends the browser there.
+ */
+async function settle(step: StepName, values: Record<string, string>, run: () => Promise<ActionResult>): Promise<FormState> {
+  let result: ActionResult;
+  try {
+    result = await run();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.kind === "not_found") notFound();
+    if (error.kind === "invalid") return { status: "error", message: error.message, fields: error.fields ?? {}, values, attempt: randomUUID() };
+    if (error.kind === "conflict") {
+      refresh();
+      return { status: "idle" };
+    }
+    throw error;
+  }
+  const view = result.view;
+  if (view.step === "result" && view.redirectTo) redirect(view.redirectTo);
+  if (!result.ok && view.step === step) {
+    // The pay view carries a fresh attempt: retrying with another card is another payment attempt.
+    const attempt = view.step === "pay" ? view.attempt : undefined;
+    return { status: "error", message: result.message, fields: result.fields, values, attempt };
+  }
+  refresh();
+  return { status: "idle" };
+}
+
+function pick(form: FormData, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, String(form.get(name) ?? "")]));
+}
