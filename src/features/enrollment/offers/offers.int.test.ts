@@ -5,9 +5,9 @@ import { call } from "../../../test/http";
 import { runDueJobs, runDueJobsCounted } from "../../../test/jobs";
 import { enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
 import { REASONS } from "../../prospects/eligibility/reasons";
-import { enrollmentState } from "../../prospects/enrollment-page";
 import { type Prospect, prospects } from "../../prospects/tables";
 import { startApplication } from "../applications/service";
+import { loadEnrollment } from "../flow/service";
 import { UNDERWRITING_REASONS } from "../underwriting/messages";
 import { underwriteApplication } from "./application__underwrite";
 import { requestUnderwriting } from "./request";
@@ -67,11 +67,15 @@ describe("application__underwrite (decisions §10 step (2); spec offered_product
       Extract<(typeof offers)[number], { product_type: "cash_deposit" }>,
     ];
     const upfront = paramsOf(String(sdi.upfront_enrollment_url));
-    expect(await enrollmentState(upfront)).toMatchObject({ kind: "found", eligible: true, selectedProduct: "security_deposit_insurance", cadence: "upfront" });
-    expect(await enrollmentState(paramsOf(String(sdi.monthly_enrollment_url)))).toMatchObject({ kind: "found", cadence: "monthly" });
+    expect(await loadEnrollment(upfront)).toMatchObject({
+      kind: "view",
+      view: { step: "choose", selected: { productType: "security_deposit_insurance", cadence: "upfront" } },
+    });
+    expect(await loadEnrollment(paramsOf(String(sdi.monthly_enrollment_url)))).toMatchObject({ kind: "view", view: { selected: { cadence: "monthly" } } });
     const cash = paramsOf(String(cd.enrollment_url));
-    expect(await enrollmentState(cash)).toMatchObject({ kind: "found", selectedProduct: "cash_deposit" });
-    expect(await enrollmentState(cash)).not.toHaveProperty("cadence");
+    const cashView = await loadEnrollment(cash);
+    expect(cashView).toMatchObject({ kind: "view", view: { step: "choose", selected: { productType: "cash_deposit" } } });
+    expect(cashView.kind === "view" && cashView.view.step === "choose" && cashView.view.selected).not.toHaveProperty("cadence");
     // The signature covers the preselection: altered, added or dropped, the link is refused.
     for (const altered of [
       { ...upfront, cadence: "monthly" },
@@ -82,11 +86,11 @@ describe("application__underwrite (decisions §10 step (2); spec offered_product
       { ...cash, selected_product: "security_deposit_insurance" },
       { ...cash, selected_product: "renter_guarantee_insurance" },
     ]) {
-      expect(await enrollmentState(altered)).toEqual({ kind: "invalid" });
+      expect(await loadEnrollment(altered)).toEqual({ kind: "invalid" });
     }
     // A plain link's signature does not open a product link.
     const plain = paramsOf(String(view.enrollment_url));
-    expect(await enrollmentState({ ...plain, selected_product: "cash_deposit" })).toEqual({ kind: "invalid" });
+    expect(await loadEnrollment({ ...plain, selected_product: "cash_deposit" })).toEqual({ kind: "invalid" });
   });
 
   it("is idempotent: run twice (job and direct), one quoted event, stored once", async () => {

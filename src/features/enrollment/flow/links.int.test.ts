@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runDueJobs } from "../../test/jobs";
-import { enrollmentState } from "./enrollment-page";
-import { completeProspect, prospectPartner } from "./prospect-test-helpers";
+import { runDueJobs } from "../../../test/jobs";
+import { completeProspect, prospectPartner } from "../../prospects/prospect-test-helpers";
+import { loadEnrollment } from "./service";
 
 function paramsOf(url: string) {
   const parsed = new URL(url);
@@ -16,8 +16,11 @@ describe("enrollment links (issue 5: signed, not forgeable or enumerable)", () =
     await runDueJobs();
     const prospect = (await get("link-1")).body.prospect;
     const link = paramsOf(String(prospect.enrollment_url));
-    expect(await enrollmentState(link)).toEqual({ kind: "found", flow: "embedded", firstName: "Rita", status: "ready", eligible: true, guarantee: false });
-    expect((await enrollmentState(paramsOf(String(prospect.hosted_enrollment_url)))).kind).toBe("found");
+    expect(await loadEnrollment(link)).toMatchObject({ kind: "view", view: { step: "details", flow: "embedded", firstName: "Rita", guarantee: false } });
+    expect(await loadEnrollment(paramsOf(String(prospect.hosted_enrollment_url)))).toMatchObject({
+      kind: "view",
+      view: { step: "details", flow: "expedited" },
+    });
     for (const forged of [
       { ...link, id: "link-2" },
       { ...link, email: "other@example.com" },
@@ -25,7 +28,7 @@ describe("enrollment links (issue 5: signed, not forgeable or enumerable)", () =
       { ...link, sig: `${link.sig.slice(0, -1)}${link.sig.endsWith("A") ? "B" : "A"}` },
       { ...link, sig: "" },
     ]) {
-      expect(await enrollmentState(forged)).toEqual({ kind: "invalid" });
+      expect(await loadEnrollment(forged)).toEqual({ kind: "invalid" });
     }
   });
 });
