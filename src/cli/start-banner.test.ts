@@ -42,3 +42,13 @@ describe("demoFrameOrigins (decisions §13)", () => {
     expect(demoFrameOrigins(4100, "production")).toEqual({ operator: [], owner: [] });
   });
 });
+
+describe("the start banner's demo page line (decisions §13)", () => {
+  const urls = { publicBaseUrl: "http://localhost:3000", partnerBaseUrl: "http://localhost:3000/api", enrollmentBaseUrl: "http://localhost:3000/enroll" };
+  it("points a local start at the demo page on the other loopback name, so the frame is cross-origin", () => {
+    expect(startBanner({ ...urls, appEnv: "staging" }, demo)).toContain("Demo page       http://127.0.0.1:3000/demo");
+  });
+  it("is left out in production, where the demo page does not exist", () => {
+    expect(startBanner({ ...urls, appEnv: "production" }, demo)).not.toContain("Demo page");
+  });
+});

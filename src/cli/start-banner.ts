@@ -1,3 +1,4 @@
+import { framingPlan } from "../features/demo/origins";
 import type { Config } from "../server/config";
 import type { DemoCredentials } from "./demo-seed";
 
@@ -37,8 +38,18 @@ export function demoProspectPayload(demo: Pick<DemoCredentials, "source" | "prop
 }
 
 /** What `npm start` prints once the service is healthy: where things are, the demo credentials, and a first call. */
-export function startBanner(config: Pick<Config, "publicBaseUrl" | "partnerBaseUrl">, demo: DemoCredentials, now = new Date()): string {
+export function startBanner(
+  config: Pick<Config, "publicBaseUrl" | "partnerBaseUrl"> & Partial<Pick<Config, "enrollmentBaseUrl" | "appEnv">>,
+  demo: DemoCredentials,
+  now = new Date(),
+): string {
   const api = config.partnerBaseUrl;
+  // decisions §13: the demo page (staging only), on another origin than the links where one is known.
+  const plan = framingPlan(config.publicBaseUrl, config.enrollmentBaseUrl ?? `${config.publicBaseUrl}/enroll`);
+  const demoPage =
+    config.appEnv === "production"
+      ? ""
+      : `\n  Demo page       ${plan.alternativePage ?? `${config.publicBaseUrl}/demo`}   (a renter enrolling in the embedded flow, live)`;
   const tokenBody = JSON.stringify({ grant_type: "client_credentials", client_id: demo.client_id, client_secret: demo.client_secret, audience: demo.audience });
   const prospects = `${api}/partners/${demo.owner_slug}/prospects`;
   return `
@@ -49,7 +60,7 @@ Partner Integration Service is running at ${config.publicBaseUrl}
                   audience=${demo.audience}
   Demo owner      owner_slug=${demo.owner_slug}   source=${demo.source}   (activated)
                   building=${demo.property_external_id}   units=${demo.unit_external_ids.join(",")}
-  Console         ${config.publicBaseUrl}/console   email=${demo.console_email}   password=${demo.console_password}
+  Console         ${config.publicBaseUrl}/console   email=${demo.console_email}   password=${demo.console_password}${demoPage}
 
 Try it: get a token, push a renter, then read it back.
   TOKEN=$(curl -s -X POST ${api}/token -H 'Content-Type: application/json' \\
