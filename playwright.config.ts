@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = ".data/e2e";
+export const E2E_BASE_URL = `http://localhost:${PORT}`;
 
 /** End-to-end tests drive Debian's Chromium (never a downloaded browser) against `npm start`. */
 export default defineConfig({
@@ -11,7 +12,7 @@ export default defineConfig({
   workers: 1,
   reporter: [["list"]],
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: E2E_BASE_URL,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -30,8 +30,8 @@ let endpointId: string;
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ request }) => {
-  api = await partnerApi(request);
+test.beforeAll(async () => {
+  api = await partnerApi();
   parent = await startParentPortal();
   receiver = await startWebhookReceiver();
   // The operator allowlists the portal's origin (staging accepts loopback HTTP, decisions §10 Framing).
@@ -44,7 +44,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async () => {
   if (endpointId) await api.delete(`/partners/${api.demo.owner_slug}/webhooks/endpoints/${endpointId}`);
-  await Promise.all([parent?.close(), receiver?.close()]);
+  await Promise.all([parent?.close(), receiver?.close(), api?.dispose()]);
 });
 
 /** Walks to the terminal state the renter reaches: choose/pay with a card that pays when offered. */

@@ -5,8 +5,8 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type APIRequestContext, expect, type FrameLocator, type Locator, type Page } from "@playwright/test";
-import { E2E_DATA_DIR } from "../playwright.config";
+import { expect, type FrameLocator, type Locator, type Page, request } from "@playwright/test";
+import { E2E_BASE_URL, E2E_DATA_DIR } from "../playwright.config";
 import { completeProspectFields } from "../src/test/samples";
 import { demoCredentials } from "./helpers";
 
@@ -33,16 +33,20 @@ export const unique = () => `${Date.now().toString(36)}${randomBytes(3).toString
 
 export type Partner = Awaited<ReturnType<typeof partnerApi>>;
 
-/** The demo partner's Partner API: a bearer token from `/api/token`, and JSON calls failing loudly. */
-export async function partnerApi(request: APIRequestContext) {
+/**
+ * The demo partner's Partner API: a bearer token from `/api/token`, and JSON calls failing loudly.
+ * Its own request context (a hook's `request` fixture cannot serve the tests): `dispose()` it after.
+ */
+export async function partnerApi() {
   const demo = demoCredentials();
-  const token = await request.post("/api/token", {
+  const http = await request.newContext({ baseURL: E2E_BASE_URL });
+  const token = await http.post("/api/token", {
     data: { grant_type: "client_credentials", client_id: demo.client_id, client_secret: demo.client_secret, audience: demo.audience },
   });
   expect(token.status(), await token.text()).toBe(200);
   const headers = { authorization: `Bearer ${(await token.json()).access_token}` };
   const call = async (method: "GET" | "POST" | "DELETE", url: string, data?: unknown) => {
-    const answer = await request.fetch(`/api${url}`, { method, headers, data });
+    const answer = await http.fetch(`/api${url}`, { method, headers, data });
     expect(answer.status(), `${method} ${url}: ${await answer.text()}`).toBeLessThan(300);
     return answer.status() === 204 ? {} : answer.json();
   };
@@ -51,7 +55,26 @@ export async function partnerApi(request: APIRequestContext) {
     get: (url: string) => call("GET", url),
     post: (url: string, data: unknown) => call("POST", url, data),
     delete: (url: string) => call("DELETE", url),
+    dispose: () => http.dispose(),
   };
+}
+
+/**
+ * An owner of the calling test's own, provisioned as the spec's "Provisioning order for a
+ * partner-created owner" says (bank account → building "b1" → unit "u1" → activation).
+ */
+export async function createActiveOwner(api: Partner, fields: Record<string, unknown> = {}): Promise<string> {
+  const orgId = `e2e-org-${unique()}`;
+  const created = await api.post("/partners/property_owners", { external_org_id: orgId, name: "E2E Test Owner", ...fields });
+  const owner: string = created.property_owner.owner_slug;
+  const base = `/partners/${owner}`;
+  await api.post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "123456" }]);
+  await api.post(`${base}/properties`, [
+    { external_system_id: "b1", building_name: "Building One", address: { line_one: "10 Main St", city: "Austin", state: "TX", zip: "78701" } },
+  ]);
+  await api.post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "101" }]);
+  await api.post("/partners/property_owners", { external_org_id: orgId, purchase_flow_enabled: true });
+  return owner;
 }
 
 export type ProspectLinks = { id: string; email: string; embedded: string; hosted: string };

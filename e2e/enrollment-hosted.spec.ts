@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import {
   admin,
   choose,
+  createActiveOwner,
   createReadyProspect,
   enrollToCompletion,
   OPTIONS,
@@ -25,8 +26,8 @@ let source: string;
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ request }) => {
-  api = await partnerApi(request);
+test.beforeAll(async () => {
+  api = await partnerApi();
   partnerSite = await startHttp((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end("<!doctype html><title>Partner</title><h1>Back at the partner</h1>");
@@ -37,7 +38,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async () => {
-  await partnerSite?.close();
+  await Promise.all([partnerSite?.close(), api?.dispose()]);
 });
 
 test("hosted flow with an allowed redirect_url: the browser ends at it with status=completed", async ({ page }) => {
@@ -72,18 +73,8 @@ test("hosted flow with a redirect_url outside the source's domains: the renter s
 test("the guarantee product: a guarantor-coverage prospect is offered the lease guarantee, pays upfront, completes", async ({ page }) => {
   // An owner of this test whose buildings carry the guarantee (spec Property rules, Guarantee on
   // creation: buildings created while the owner is guarantor-coverage capable).
-  const orgId = `e2e-guarantee-${unique()}`;
-  const created = await api.post("/partners/property_owners", { external_org_id: orgId, name: "Guarantee Test Owner", guarantor_coverage_capable: true });
-  const owner = created.property_owner.owner_slug as string;
-  const base = `/partners/${owner}`;
-  await api.post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "123456" }]);
-  await api.post(`${base}/properties`, [
-    { external_system_id: "g1", building_name: "Guarantee Court", address: { line_one: "5 Court St", city: "Austin", state: "TX", zip: "78701" } },
-  ]);
-  await api.post(`${base}/units`, [{ external_system_id: "g1-1", property_external_id: "g1", name: "1" }]);
-  await api.post("/partners/property_owners", { external_org_id: orgId, purchase_flow_enabled: true });
-
-  const prospect = await createReadyProspect(api, { owner, property: "g1", unit: "g1-1", extra: { guarantor_coverage: true } });
+  const owner = await createActiveOwner(api, { guarantor_coverage_capable: true });
+  const prospect = await createReadyProspect(api, { owner, property: "b1", unit: "u1", extra: { guarantor_coverage: true } });
   await page.goto(prospect.hosted);
   await submitDetails(page);
   const choosing = step(page, "choose");

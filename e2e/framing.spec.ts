@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { admin, createReadyProspect, type Partner, partnerApi, startParentPortal, unique } from "./enrollment-helpers";
+import { admin, createActiveOwner, createReadyProspect, type Partner, partnerApi, startParentPortal } from "./enrollment-helpers";
 
 // decisions §10 Framing: embedded pages answer `frame-ancestors` with the owner's origins ∪ the
 // operator's; hosted pages `'none'` and `X-Frame-Options: DENY`. Parents are served from other
@@ -12,21 +12,16 @@ let foreign: Awaited<ReturnType<typeof startParentPortal>>;
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ request }) => {
-  const api: Partner = await partnerApi(request);
-  // An owner of this test's own, with a roster, activated, framed by one HTTPS portal origin.
-  const orgId = `frames-org-${unique()}`;
-  const created = await api.post("/partners/property_owners", { external_org_id: orgId, name: "Framing Test Owner", embedded_frame_ancestors: [OWNER_ORIGIN] });
-  const owner = created.property_owner.owner_slug;
-  const base = `/partners/${owner}`;
-  await api.post(`${base}/bank_accounts`, [{ external_system_id: "ba", display_name: "Main", routing_number: "021000021", account_number: "123456" }]);
-  await api.post(`${base}/properties`, [
-    { external_system_id: "b1", building_name: "Building One", address: { line_one: "10 Main St", city: "Austin", state: "TX", zip: "78701" } },
-  ]);
-  await api.post(`${base}/units`, [{ external_system_id: "u1", property_external_id: "b1", name: "101" }]);
-  await api.post("/partners/property_owners", { external_org_id: orgId, purchase_flow_enabled: true });
-  const prospect = await createReadyProspect(api, { owner, property: "b1", unit: "u1" });
-  links = { embedded: prospect.embedded, hosted: prospect.hosted };
+test.beforeAll(async () => {
+  const api: Partner = await partnerApi();
+  try {
+    // An owner of this test's own, framed by one HTTPS portal origin.
+    const owner = await createActiveOwner(api, { embedded_frame_ancestors: [OWNER_ORIGIN] });
+    const prospect = await createReadyProspect(api, { owner, property: "b1", unit: "u1" });
+    links = { embedded: prospect.embedded, hosted: prospect.hosted };
+  } finally {
+    await api.dispose();
+  }
   expect(links.embedded).toContain("/enroll/embedded/");
   expect(links.hosted).toContain("/enroll/expedited/");
 
