@@ -204,7 +204,10 @@ export const OPTIONS = {
 export async function choose(scope: Scope, option: string) {
   const choosing = step(scope, "choose");
   await expect(choosing.getByRole("heading", { name: "Choose your option" })).toBeVisible({ timeout: 20_000 });
-  await choosing.getByRole("group", { name: "Your options" }).getByRole("radio", { name: option }).check();
+  const radio = choosing.getByRole("group", { name: "Your options" }).getByRole("radio", { name: option });
+  // The renter clicks the option's label (the styled card drawn over the native radio).
+  await choosing.locator("label", { hasText: option }).click();
+  await expect(radio).toBeChecked();
   await choosing.getByRole("button", { name: "Continue to payment" }).click();
   await expect(step(scope, "pay")).toBeVisible();
 }
