@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = ".data/e2e";
+export const E2E_BASE_URL = `http://localhost:${PORT}`;
 
 /** End-to-end tests drive Debian's Chromium (never a downloaded browser) against `npm start`. */
 export default defineConfig({
@@ -11,7 +12,7 @@ export default defineConfig({
   workers: 1,
   reporter: [["list"]],
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: E2E_BASE_URL,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
@@ -26,12 +27,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npx tsx scripts/start.ts",
+    // scripts/start.ts behind a wrapper that first makes the CA the HTTPS webhook receivers use.
+    command: "npx tsx e2e/support/start-server.ts",
     url: `http://localhost:${PORT}/healthz`,
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",
-    env: { PORT: String(PORT), DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: "warn" },
+    // Webhooks go to the tests' receivers on loopback (decisions §3).
+    env: { PORT: String(PORT), DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" },
   },
 });
