@@ -3,8 +3,8 @@
 import type { Ref } from "react";
 import type { Disclosure } from "@/features/enrollment/flow/contract";
 import styles from "./enroll.module.css";
-import { describedBy, ErrorSummary, Field } from "./form-parts";
-import { type FormState, fieldError, keptValue } from "./form-state";
+import { describedBy, ErrorSummary, Field, TextField } from "./form-parts";
+import { type FormState, fieldError } from "./form-state";
 import { type StepAction, useStepForm } from "./use-step-form";
 
 type Props = {
@@ -35,70 +35,28 @@ type FieldsProps = Omit<Props, "action"> & { state: FormState; pending: boolean;
 
 /** The form's content for a given state (pure: what the server renders after an error, too). */
 export function DetailsFields({ state, values, disclosures, pending, summaryRef }: FieldsProps) {
-  const errors = {
-    firstName: fieldError(state, "firstName"),
-    lastName: fieldError(state, "lastName"),
-    phone: fieldError(state, "phone"),
-    birthdate: fieldError(state, "birthdate"),
-    acceptDisclosures: fieldError(state, "acceptDisclosures"),
-  };
+  const disclosuresError = fieldError(state, "acceptDisclosures");
   const accepted = state.status === "error" ? state.values.acceptDisclosures === "on" : false;
   return (
     <>
       {state.status === "error" ? <ErrorSummary ref={summaryRef} message={state.message} fields={state.fields} order={ORDER} /> : null}
       <div className={styles.row}>
-        <Field name="firstName" label="First name" error={errors.firstName}>
-          <input
-            id="firstName"
-            name="firstName"
-            autoComplete="given-name"
-            required
-            defaultValue={keptValue(state, "firstName", values.firstName)}
-            aria-invalid={errors.firstName ? true : undefined}
-            aria-describedby={describedBy("firstName", false, errors.firstName)}
-          />
-        </Field>
-        <Field name="lastName" label="Last name" error={errors.lastName}>
-          <input
-            id="lastName"
-            name="lastName"
-            autoComplete="family-name"
-            required
-            defaultValue={keptValue(state, "lastName", values.lastName)}
-            aria-invalid={errors.lastName ? true : undefined}
-            aria-describedby={describedBy("lastName", false, errors.lastName)}
-          />
-        </Field>
+        <TextField name="firstName" label="First name" state={state} initial={values.firstName} input={{ autoComplete: "given-name" }} />
+        <TextField name="lastName" label="Last name" state={state} initial={values.lastName} input={{ autoComplete: "family-name" }} />
       </div>
       <Field name="email" label="Email" hint="From your leasing portal; it can't be changed here.">
         <input id="email" name="email" type="email" autoComplete="email" readOnly value={values.email} aria-describedby="email-hint" />
       </Field>
       <div className={styles.row}>
-        <Field name="phone" label="Phone" hint="10 digits, US number" error={errors.phone}>
-          <input
-            id="phone"
-            name="phone"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
-            required
-            defaultValue={keptValue(state, "phone", values.phone)}
-            aria-invalid={errors.phone ? true : undefined}
-            aria-describedby={describedBy("phone", true, errors.phone)}
-          />
-        </Field>
-        <Field name="birthdate" label="Date of birth" error={errors.birthdate}>
-          <input
-            id="birthdate"
-            name="birthdate"
-            type="date"
-            autoComplete="bday"
-            required
-            defaultValue={keptValue(state, "birthdate", values.birthdate)}
-            aria-invalid={errors.birthdate ? true : undefined}
-            aria-describedby={describedBy("birthdate", false, errors.birthdate)}
-          />
-        </Field>
+        <TextField
+          name="phone"
+          label="Phone"
+          hint="10 digits, US number"
+          state={state}
+          initial={values.phone}
+          input={{ type: "tel", inputMode: "numeric", autoComplete: "tel-national" }}
+        />
+        <TextField name="birthdate" label="Date of birth" state={state} initial={values.birthdate} input={{ type: "date", autoComplete: "bday" }} />
       </div>
       <section aria-labelledby="disclosures-title" className={styles.disclosures}>
         <h2 id="disclosures-title" className={styles.sectionTitle}>
@@ -111,20 +69,20 @@ export function DetailsFields({ state, values, disclosures, pending, summaryRef 
           </div>
         ))}
       </section>
-      <div className={styles.check} data-invalid={errors.acceptDisclosures ? "true" : undefined}>
+      <div className={styles.check} data-invalid={disclosuresError ? "true" : undefined}>
         <input
           id="acceptDisclosures"
           name="acceptDisclosures"
           type="checkbox"
           required
           defaultChecked={accepted}
-          aria-invalid={errors.acceptDisclosures ? true : undefined}
-          aria-describedby={describedBy("acceptDisclosures", false, errors.acceptDisclosures)}
+          aria-invalid={disclosuresError ? true : undefined}
+          aria-describedby={describedBy("acceptDisclosures", false, disclosuresError)}
         />
         <label htmlFor="acceptDisclosures">I have read and accept the disclosures</label>
-        {errors.acceptDisclosures ? (
+        {disclosuresError ? (
           <p id="acceptDisclosures-error" className={styles.fieldError}>
-            {errors.acceptDisclosures}
+            {disclosuresError}
           </p>
         ) : null}
       </div>

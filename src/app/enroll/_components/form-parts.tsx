@@ -1,6 +1,7 @@
-import type { ReactNode, Ref } from "react";
+import type { InputHTMLAttributes, ReactNode, Ref } from "react";
 import type { FieldErrors } from "@/server/errors";
 import styles from "./enroll.module.css";
+import { type FormState, fieldError, keptValue } from "./form-state";
 
 type FieldProps = {
   /** The input's id and form name. */
@@ -34,6 +35,34 @@ export function Field({ name, label, error, hint, children }: FieldProps) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+type TextFieldProps = Omit<FieldProps, "children" | "error"> & {
+  state: FormState;
+  /** What the server pre-filled; `false` for a value never sent back after an error (card number, code). */
+  initial: string | false;
+  input?: Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "defaultValue" | "value">;
+};
+
+/**
+ * A required text input in its `Field`: id and name, the value kept after an error (or the
+ * pre-filled one), `aria-invalid` and `aria-describedby` wired to its hint and error.
+ */
+export function TextField({ name, label, hint, state, initial, input }: TextFieldProps) {
+  const error = fieldError(state, name);
+  return (
+    <Field name={name} label={label} hint={hint} error={error}>
+      <input
+        id={name}
+        name={name}
+        required
+        {...input}
+        {...(initial === false ? {} : { defaultValue: keptValue(state, name, initial) })}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(name, hint !== undefined, error)}
+      />
+    </Field>
   );
 }
 

@@ -2,8 +2,8 @@
 
 import type { FormEvent, Ref } from "react";
 import styles from "./enroll.module.css";
-import { describedBy, ErrorSummary, Field } from "./form-parts";
-import { type FormState, fieldError, keptValue } from "./form-state";
+import { ErrorSummary, TextField } from "./form-parts";
+import type { FormState } from "./form-state";
 import { type StepAction, useStepForm } from "./use-step-form";
 
 type Props = {
@@ -36,81 +36,36 @@ type FieldsProps = Omit<Props, "action"> & { state: FormState; pending: boolean;
 
 /** The form's content for a given state. */
 export function PayFields({ state, payLabel, attempt, pending, summaryRef }: FieldsProps) {
-  const e = {
-    nameOnCard: fieldError(state, "nameOnCard"),
-    number: fieldError(state, "number"),
-    expiry: fieldError(state, "expiry"),
-    cvc: fieldError(state, "cvc"),
-    postalCode: fieldError(state, "postalCode"),
-  };
   return (
     <>
       {state.status === "error" ? <ErrorSummary ref={summaryRef} message={state.message} fields={state.fields} order={ORDER} /> : null}
       <input type="hidden" name="attempt" value={state.attempt ?? attempt} />
-      <Field name="nameOnCard" label="Name on card" error={e.nameOnCard}>
-        <input
-          id="nameOnCard"
-          name="nameOnCard"
-          autoComplete="cc-name"
-          required
-          defaultValue={keptValue(state, "nameOnCard")}
-          aria-invalid={e.nameOnCard ? true : undefined}
-          aria-describedby={describedBy("nameOnCard", false, e.nameOnCard)}
-        />
-      </Field>
-      <Field name="number" label="Card number" error={e.number}>
-        <input
-          id="number"
-          name="number"
-          autoComplete="cc-number"
-          inputMode="numeric"
-          maxLength={23}
-          required
-          onInput={groupCardNumber}
-          aria-invalid={e.number ? true : undefined}
-          aria-describedby={describedBy("number", false, e.number)}
-        />
-      </Field>
+      <TextField name="nameOnCard" label="Name on card" state={state} initial="" input={{ autoComplete: "cc-name" }} />
+      <TextField
+        name="number"
+        label="Card number"
+        state={state}
+        initial={false}
+        input={{ autoComplete: "cc-number", inputMode: "numeric", maxLength: 23, onInput: groupCardNumber }}
+      />
       <div className={styles.row3}>
-        <Field name="expiry" label="Expiry date" hint="MM/YY" error={e.expiry}>
-          <input
-            id="expiry"
-            name="expiry"
-            autoComplete="cc-exp"
-            inputMode="numeric"
-            placeholder="MM/YY"
-            maxLength={7}
-            required
-            defaultValue={keptValue(state, "expiry")}
-            aria-invalid={e.expiry ? true : undefined}
-            aria-describedby={describedBy("expiry", true, e.expiry)}
-          />
-        </Field>
-        <Field name="cvc" label="Security code" hint="3 or 4 digits" error={e.cvc}>
-          <input
-            id="cvc"
-            name="cvc"
-            autoComplete="cc-csc"
-            inputMode="numeric"
-            maxLength={4}
-            required
-            aria-invalid={e.cvc ? true : undefined}
-            aria-describedby={describedBy("cvc", true, e.cvc)}
-          />
-        </Field>
-        <Field name="postalCode" label="ZIP code" error={e.postalCode}>
-          <input
-            id="postalCode"
-            name="postalCode"
-            autoComplete="postal-code"
-            inputMode="numeric"
-            maxLength={10}
-            required
-            defaultValue={keptValue(state, "postalCode")}
-            aria-invalid={e.postalCode ? true : undefined}
-            aria-describedby={describedBy("postalCode", false, e.postalCode)}
-          />
-        </Field>
+        <TextField
+          name="expiry"
+          label="Expiry date"
+          hint="MM/YY"
+          state={state}
+          initial=""
+          input={{ autoComplete: "cc-exp", inputMode: "numeric", placeholder: "MM/YY", maxLength: 7 }}
+        />
+        <TextField
+          name="cvc"
+          label="Security code"
+          hint="3 or 4 digits"
+          state={state}
+          initial={false}
+          input={{ autoComplete: "cc-csc", inputMode: "numeric", maxLength: 4 }}
+        />
+        <TextField name="postalCode" label="ZIP code" state={state} initial="" input={{ autoComplete: "postal-code", inputMode: "numeric", maxLength: 10 }} />
       </div>
       <button type="submit" className={styles.primary} disabled={pending}>
         {payLabel}
