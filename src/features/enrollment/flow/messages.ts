@@ -45,7 +45,8 @@ export const RESULT_MESSAGES = {
     purchase_flow_off: "Your property manager hasn't opened online enrollment yet. Contact them to continue.",
   } satisfies Record<BlockedReason, string>,
   declined: "Based on the information provided, we can't offer coverage for this lease. Your property manager will tell you about other options.",
-  coveredPolicy: (policyNumber: string) => `Your policy ${policyNumber} is issued and your property manager is notified. Keep a copy of your policy documents: download them here.`,
+  coveredPolicy: (policyNumber: string) =>
+    `Your policy ${policyNumber} is issued and your property manager is notified. Keep a copy of your policy documents: download them here.`,
   coveredCashDeposit: (amount: string) => `Your cash deposit of ${amount} is paid and recorded for your lease.`,
   coveredAlready: "You're already covered for this unit.",
 } as const;
