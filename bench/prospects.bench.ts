@@ -1,5 +1,6 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import { getConfig, resetConfig } from "../src/server/config";
+import { connectPostgres } from "../src/server/db/url";
 import { completeProspectFields } from "../src/test/samples";
 import { fmt, type LoadResult, load } from "./lib/load";
 import { type FloorOwner, floorUpsert } from "./lib/prospect-floor";
@@ -55,9 +56,9 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
   // Before anything reads the service's config (the floor seals SSNs with the service's keys).
   process.env.DATABASE_URL = databaseUrl;
   resetConfig();
-  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const sql = connectPostgres(databaseUrl, { max: 2, onnotice: () => {} });
   // The floor's pool is the size of the service's (DB_POOL_SIZE).
-  const floorSql = postgres(databaseUrl, { max: getConfig().dbPoolSize, onnotice: () => {} });
+  const floorSql = connectPostgres(databaseUrl, { max: getConfig().dbPoolSize, onnotice: () => {} });
   const receivers = await startBenchReceivers(2, tls);
   try {
     const token = await partnerToken(service);

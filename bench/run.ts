@@ -30,7 +30,10 @@ const only = process.argv[2];
 const dataDir = path.join(".data", "bench");
 // Benchmarks that call the service's code directly use its data directory (its keys) too.
 process.env.DATA_DIR = dataDir;
-const databaseUrl = (JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8")) as { url: string }).url;
+// The service's own address: its Unix socket when it has one (src/server/db/embedded.ts), as the
+// service's processes use it, so the in-process baseline and the floor connect as the service does.
+const instance = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8")) as { url: string; socketUrl?: string };
+const databaseUrl = instance.socketUrl ?? instance.url;
 try {
   if (!only || only === "owners") await ownersBench(service);
   if (!only || only === "roster") await rosterBench(service, dataDir);

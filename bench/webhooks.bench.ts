@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import { connectPostgres } from "../src/server/db/url";
 import { startBenchReceivers } from "./lib/receivers";
 import { partnerToken, type RunningService } from "./lib/service";
 
@@ -26,7 +26,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs: number)
  * 1,200 events to one endpoint within a minute to show the rate limit.
  */
 export async function webhooksBench(service: RunningService, databaseUrl: string, tls: { key: string; cert: string }): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 4, onnotice: () => {} });
+  const sql = connectPostgres(databaseUrl, { max: 4, onnotice: () => {} });
   const receivers = await startBenchReceivers(2, tls);
   try {
     const token = await partnerToken(service);

@@ -1,7 +1,8 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { getConfig } from "../config";
 import { connectOrStartEmbedded, type EmbeddedHandle } from "./embedded";
+import { connectPostgres } from "./url";
 
 /** No relational-query schema: tables are imported where they are used (the full list is the composition root's). */
 export type Db = PostgresJsDatabase;
@@ -16,7 +17,11 @@ const KEY = Symbol.for("pis.db");
 slot[KEY] ??= {};
 const shared = slot[KEY];
 
-/** The database URL: DATABASE_URL, else the embedded instance of DATA_DIR (started if none runs). */
+/**
+ * The database URL: DATABASE_URL, else the embedded instance of DATA_DIR (started if none runs),
+ * through its Unix socket when it has one (a libpq-style `?host=/dir` URL: node-postgres takes it
+ * as is, postgres.js through `connectPostgres`).
+ */
 export async function databaseUrl(): Promise<string> {
   return (await connection()).url;
 }
@@ -43,9 +48,9 @@ async function open(): Promise<Connection> {
   let url = config.databaseUrl;
   if (!url) {
     embedded = await connectOrStartEmbedded(config.dataDir);
-    url = embedded.url;
+    url = embedded.socketUrl ?? embedded.url;
   }
-  const sql = postgres(url, {
+  const sql = connectPostgres(url, {
     max: getConfig().dbPoolSize,
     onnotice: () => {},
     connection: { application_name: "pis" },

@@ -2,8 +2,8 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
-import postgres from "postgres";
 import { quietWorkerLogger } from "../jobs/logger";
+import { connectPostgres } from "./url";
 
 const MIGRATION_LOCK = 7_420_001;
 
@@ -12,7 +12,7 @@ const MIGRATION_LOCK = 7_420_001;
  * advisory lock so several processes starting at once migrate exactly once.
  */
 export async function migrateDatabase(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = connectPostgres(url, { max: 1, onnotice: () => {} });
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(sql), { migrationsFolder: path.resolve(process.cwd(), "drizzle") });

@@ -46,7 +46,8 @@ export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req
         method: state.method,
         headers: innerHeaders(request.headers, state.method),
         body: await innerBody(request, state),
-        signal: request.signal,
+        // No `signal`: nothing downstream watches for the caller going away, and following the
+        // outer request's signal cost every request a linked AbortSignal (issue 9 item 16).
       });
       // trpc-to-openapi 3.3.0 builds its handler per call; outside production that also validates
       // the router by generating the document (about 10 ms a request in tests), never in production.
