@@ -1,5 +1,5 @@
-import postgres from "postgres";
 import { resetConfig } from "../src/server/config";
+import { connectPostgres } from "../src/server/db/url";
 import { completeProspectFields } from "../src/test/samples";
 import { fmt, load } from "./lib/load";
 import { startBenchReceivers } from "./lib/receivers";
@@ -46,7 +46,7 @@ function linkOf(url: string) {
 export async function enrollmentBench(service: RunningService, databaseUrl: string, tls: { key: string; cert: string }): Promise<void> {
   process.env.DATABASE_URL = databaseUrl;
   resetConfig();
-  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const sql = connectPostgres(databaseUrl, { max: 2, onnotice: () => {} });
   const receivers = await startBenchReceivers(1, tls);
   try {
     const token = await partnerToken(service);
