@@ -81,13 +81,17 @@ export async function enrollmentBench(service: RunningService, databaseUrl: stri
 
     const source = service.demo.source;
     const ids = Array.from({ length: PURCHASES + PAGE_PROSPECTS }, (_, i) => `enr-${run}-${i}`);
-    await load(ids.length, 8, (i) =>
-      fetch(`${service.baseUrl}${base}/prospects`, {
+    let refused = "";
+    const pushed = await load(ids.length, 8, async (i) => {
+      const response = await fetch(`${service.baseUrl}${base}/prospects`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ ...completeProspectFields(source, ids[i], "b1", `u${i % UNITS}`), email: `renter-${run}-${i}@example.com` }),
-      }),
-    );
+        body: JSON.stringify({ prospect: { ...completeProspectFields(source, ids[i], "b1", `u${i % UNITS}`), email: `renter-${run}-${i}@example.com` } }),
+      });
+      if (!response.ok && !refused) refused = `${response.status} ${await response.clone().text()}`;
+      return response;
+    });
+    if (pushed.errors) throw new Error(`bench set-up: ${pushed.errors} prospect POSTs refused, e.g. ${refused}`);
     const urls = new Map<string, string>();
     const ready = await until(async () => {
       const rows = await sql<{ source_prospect_id: string }[]>`
