@@ -1,3 +1,4 @@
+export * from "../features/audit/audit-log.table";
 // Every table of every feature, for drizzle-kit (the migrations in drizzle/ are generated from it).
 export * from "../features/auth/tables";
 export * from "../features/console/users.table";

@@ -1,8 +1,9 @@
 import { appErrorOf, errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
 import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
 import { invalidInput } from "../../server/http/input-errors";
-import type { ConsoleUser } from "../../server/trpc/context";
 import { t } from "../../server/trpc/init";
+import type { AuditActor } from "../audit/audit";
+import { can, type Permission } from "../console/permissions";
 import type { propertyOwners } from "../owners/tables";
 import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
 import { isValidRequestSignature } from "./request-signature";
@@ -111,17 +112,25 @@ export function signedOwnerProcedure(scope: PartnerScope) {
   });
 }
 
-/** A console procedure for a signed-in staff member, optionally of one role. */
-export function consoleProcedure(role?: ConsoleUser["role"]) {
-  return t.procedure.use(async ({ ctx, next }) => {
+/**
+ * The one builder of console procedures (decisions §12): a signed-in staff member whose role holds
+ * `permission` (`features/console/permissions.ts`). `ctx.actor` is what `recordAudit` takes: every
+ * mutation writes its audit row in its own transaction with it.
+ */
+export function staffProcedure(permission: Permission) {
+  return t.procedure.meta({ permission }).use(async ({ ctx, next }) => {
     if (!ctx.user) throw toTRPCError(errors.gatewayUnauthorized());
-    if (role && ctx.user.role !== role) throw toTRPCError(errors.forbidden(`Requires the ${role} role`));
-    const result = await next({ ctx: { user: ctx.user } });
-    // A feature's AppError answers with its own status (404, 409, 422…), not tRPC's 500.
-    if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
-      const failure = appErrorOf(result.error);
-      if (failure) throw toTRPCError(failure);
-    }
-    return result;
+    if (!can(ctx.user.role, permission)) throw toTRPCError(errors.forbidden(`Your role cannot do this (${permission})`));
+    const actor: AuditActor = { user: ctx.user, requestId: ctx.requestId };
+    return withOwnStatus(await next({ ctx: { user: ctx.user, actor } }));
   });
+}
+
+/** A feature's AppError answers with its own status (404, 409, 422…), not tRPC's 500. */
+function withOwnStatus<R extends { ok: boolean; error?: unknown }>(result: R): R {
+  if (!result.ok && (result.error as { code?: string } | undefined)?.code === "INTERNAL_SERVER_ERROR") {
+    const failure = appErrorOf(result.error);
+    if (failure) throw toTRPCError(failure);
+  }
+  return result;
 }

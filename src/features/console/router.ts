@@ -1,10 +1,12 @@
 import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
-import { consoleProcedure } from "../auth/procedures";
+import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
+import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { PERMISSIONS, permissionsOf } from "./permissions";
 
 const ownerRow = z.object({
   owner_slug: z.string(),
@@ -19,24 +21,40 @@ const ownerRow = z.object({
 
 /** Console procedures: no `openapi` meta, so they never appear on the REST surface (style §2). */
 export const consoleRouter = router({
+  /** The signed-in user and what the role may do (the console hides the rest). */
+  me: staffProcedure("overview.read")
+    .output(
+      z.object({
+        email: z.string(),
+        role: z.enum(["operator", "account_manager"]),
+        permissions: z.array(z.enum(Object.keys(PERMISSIONS) as [keyof typeof PERMISSIONS])),
+      }),
+    )
+    .query(({ ctx }) => ({ email: ctx.user.email, role: ctx.user.role, permissions: permissionsOf(ctx.user.role) })),
+  audit: router({
+    search: staffProcedure("audit.read")
+      .input(auditSearchInput)
+      .output(z.array(auditRow))
+      .query(({ ctx, input }) => searchAudit(ctx.db, input)),
+  }),
   ingestion: router({
-    events: consoleProcedure()
+    events: staffProcedure("ingestion.read")
       .input(z.object({ status: z.enum(["pending", "applied", "skipped", "rejected"]).optional() }))
       .output(z.array(ingestionEventRow))
       .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
   }),
   policies: router({
-    search: consoleProcedure()
+    search: staffProcedure("policies.read")
       .input(policySearchInput)
       .output(z.array(consolePolicyRow))
       .query(({ ctx, input }) => searchPolicies(ctx.db, input)),
-    detail: consoleProcedure()
+    detail: staffProcedure("policies.read")
       .input(z.object({ id: z.number().int().positive() }))
       .output(consolePolicyDetail)
       .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
   owners: router({
-    list: consoleProcedure()
+    list: staffProcedure("owners.read")
       .output(z.array(ownerRow))
       .query(async ({ ctx }) => {
         const rows = await ctx.db.select().from(propertyOwners).orderBy(desc(propertyOwners.createdAt)).limit(500);

@@ -15,6 +15,8 @@ export type Meta = OpenApiMeta<{
   itemSchema?: z.ZodType;
   /** Statuses and bodies to document beyond 200 (OpenAPI post-processing). */
   responses?: { created?: boolean; errors?: number[] };
+  /** Console procedures: the permission `staffProcedure` checks (features/console/permissions.ts). */
+  permission?: string;
 }>;
 
 export const t = initTRPC
