@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { addJob } from "../../server/jobs/define-task";
