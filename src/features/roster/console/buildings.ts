@@ -41,6 +41,8 @@ export const buildingSearchInput = z.object({
   locked: z.boolean().optional(),
   /** Keyset paging: buildings with a smaller id than this one. */
   before: z.number().int().positive().optional(),
+  /** The same as `before`, under the name tRPC's infinite queries page with. */
+  cursor: z.number().int().positive().nullish(),
   limit: z.number().int().min(1).max(200).default(50),
 });
 
@@ -112,7 +114,8 @@ export async function searchBuildings(db: Tx, input: z.input<typeof buildingSear
   if (filters.ownerSlug) conditions.push(eq(propertyOwners.slug, filters.ownerSlug));
   if (filters.active !== undefined) conditions.push(eq(properties.active, filters.active));
   if (filters.locked !== undefined) conditions.push(filters.locked ? isNotNull(properties.addressLockedAt) : isNull(properties.addressLockedAt));
-  if (filters.before) conditions.push(lt(properties.id, filters.before));
+  const before = filters.before ?? filters.cursor;
+  if (before) conditions.push(lt(properties.id, before));
   const rows = await db
     .select({
       building: properties,
