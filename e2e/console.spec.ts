@@ -23,6 +23,8 @@ test("an operator signs in and sees the demo owner, read through the console's t
   await page.getByLabel("Password").fill(demo.console_password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/console$/);
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Owners" }).click();
+  await expect(page).toHaveURL(/\/console\/owners$/);
   await expect(page.getByRole("heading", { name: "Property owners" })).toBeVisible();
   const row = page.getByRole("row").filter({ hasText: demo.owner_slug });
   await expect(row).toContainText("Demo Property Management");
@@ -40,10 +42,15 @@ test("the policies screen searches, and a policy page that does not exist says s
   await page.getByLabel("Password").fill(demo.console_password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/console$/);
-  await page.getByRole("link", { name: "Policies" }).click();
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Policies" }).click();
   await expect(page.getByRole("heading", { name: "Policies" })).toBeVisible();
   await page.getByLabel("Policy number, renter or prospect id").fill("PIS-1900-000000");
   await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("No policies match.")).toBeVisible();
+  // The filter is in the URL: the view can be shared and survives a reload.
+  await expect(page).toHaveURL(/\/console\/policies\?q=PIS-1900-000000$/);
+  await page.reload();
+  await expect(page.getByLabel("Policy number, renter or prospect id")).toHaveValue("PIS-1900-000000");
   await expect(page.getByText("No policies match.")).toBeVisible();
   await page.goto("/console/policies/2000000000");
   await expect(page.getByRole("main").getByRole("alert")).toHaveText("Policy not found");

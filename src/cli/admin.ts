@@ -1,3 +1,4 @@
+import os from "node:os";
 import { parseArgs } from "node:util";
 import { createClient, grantOwnerBySlug } from "../features/auth/clients";
 import { type Gateway, type Scope, scopesOfGateway } from "../features/auth/scopes";
@@ -9,6 +10,8 @@ import { createManagedOwner, findOwnerBySlug } from "../features/owners/service"
 import { propertyOwners } from "../features/owners/tables";
 import { listPoliciesOfOwner } from "../features/policies/list";
 import { createSource } from "../features/prospects/sources";
+import { correctAddress } from "../features/roster/console/actions";
+import { findBuildingId, showBuilding } from "../features/roster/console/buildings";
 import { createProvider } from "../features/webhooks/providers";
 import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
 import { setStaticHeaders } from "../features/webhooks/static-headers";
@@ -120,6 +123,22 @@ const COMMANDS: Record<string, Command> = {
       return listPoliciesOfOwner(db, owner.id);
     },
   },
+  "building show": {
+    usage: "--owner SLUG --external-id X",
+    run: async (flags) => {
+      const db = await getDb();
+      return showBuilding(db, await findBuildingId(db, str(flags, "owner"), str(flags, "external-id")));
+    },
+  },
+  "building correct-address": {
+    usage: "--owner SLUG --external-id X --line-one L --city C --state S --zip Z",
+    run: async (flags) => {
+      const db = await getDb();
+      const address = { line_one: str(flags, "line-one"), city: str(flags, "city"), state: str(flags, "state"), zip: str(flags, "zip") };
+      const id = await findBuildingId(db, str(flags, "owner"), str(flags, "external-id"));
+      return correctAddress(db, { cli: os.userInfo().username }, id, address);
+    },
+  },
   "source create": {
     usage: "--code C --client-id ID [--flow embedded|expedited] [--optional-ingest-fields] [--redirect-domain D]...",
     run: async (flags) => {
@@ -210,6 +229,11 @@ export async function runAdmin(argv: string[]): Promise<number> {
         set: { type: "string", multiple: true },
         unset: { type: "string", multiple: true },
         "external-org-id": { type: "string" },
+        "external-id": { type: "string" },
+        "line-one": { type: "string" },
+        city: { type: "string" },
+        state: { type: "string" },
+        zip: { type: "string" },
         "pms-type": { type: "string" },
         "pms-property-id": { type: "string" },
         code: { type: "string" },

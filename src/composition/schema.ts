@@ -15,6 +15,7 @@ export * from "../features/policies/documents/policy-documents.table";
 export * from "../features/policies/policies.table";
 export * from "../features/prospects/sources.table";
 export * from "../features/prospects/tables";
+export * from "../features/roster/address-history.table";
 export * from "../features/roster/tables";
 export * from "../features/webhooks/providers.table";
 export * from "../features/webhooks/tables";

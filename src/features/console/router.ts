@@ -6,6 +6,7 @@ import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { buildingsConsoleRouter } from "../roster/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
 const ownerRow = z.object({
@@ -37,6 +38,7 @@ export const consoleRouter = router({
       .output(z.array(auditRow))
       .query(({ ctx, input }) => searchAudit(ctx.db, input)),
   }),
+  buildings: buildingsConsoleRouter,
   ingestion: router({
     events: staffProcedure("ingestion.read")
       .input(z.object({ status: z.enum(["pending", "applied", "skipped", "rejected"]).optional() }))

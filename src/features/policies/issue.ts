@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { addJob } from "../../server/jobs/define-task";
@@ -6,7 +6,7 @@ import { type Application, applications } from "../enrollment/applications/appli
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
 import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
 import { prospects } from "../prospects/tables";
-import { properties } from "../roster/tables";
+import { lockAddressForPolicy } from "../roster/address-lock";
 import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
 import { emitPolicyEvent } from "./events";
 import { POLICY_MESSAGES as M } from "./messages";
@@ -78,10 +78,7 @@ export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, 
       .update(prospects)
       .set({ latestCoverage: latestCoverageOfPolicy(policy) })
       .where(eq(prospects.id, prospect.id)),
-    tx
-      .update(properties)
-      .set({ addressLockedAt: new Date(), addressLockedReason: "policy_issued" })
-      .where(and(eq(properties.id, policy.propertyId), isNull(properties.addressLockedAt))),
+    lockAddressForPolicy(tx, policy.propertyId),
   ]);
   await emitPolicyEvent(tx, "policy.created", policy);
   await addJob(tx, policyBuildDocuments, { policyId: policy.id });

@@ -4,6 +4,7 @@ import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
+import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
 import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
@@ -19,6 +20,8 @@ type Context = {
   bankIds: Map<string, number>;
   grants: Set<string> | null;
   disagreements: Array<typeof addressDisagreements.$inferInsert & { building: Building }>;
+  /** Addresses stored by this batch (created, or sent and applied), for the derivation history. */
+  stored: Array<StoredAddress & { building: Building }>;
 };
 
 /**
@@ -35,6 +38,7 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
     bankIds: await loadBankAccounts(tx, owner.id, items),
     grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
     disagreements: [],
+    stored: [],
   };
   const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
   const updatedIds = ctx.buildings.flatMap((building) => (building.dirty && building.row.id !== undefined ? [building.row.id] : []));
@@ -59,12 +63,14 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   const match = matchBuilding(ctx.buildings, item, address);
   // A matched building is linked to the partner identifier (adopted) when the item succeeds.
   const row = match ? { ...match.row, externalSystemId: item.external_system_id } : newRow(ctx, item, address);
+  const before = addressOf(row);
   const disagreement = applyFields(ctx, row, match?.unitCount ?? 0, item, address, !match);
   const building = match ?? { row, unitCount: 0, dirty: true };
   if (match) match.row = row;
   else ctx.buildings.push(building);
   building.dirty = true;
   if (disagreement) ctx.disagreements.push({ ...disagreement, building });
+  if (!match || !sameAddress(before, addressOf(row))) ctx.stored.push({ ...addressOf(row), building });
   return match ? "updated" : "created";
 }
 
@@ -87,6 +93,8 @@ function checkGranted(grants: Set<string>, item: PropertyItem): void {
 type Row = Building["row"];
 type Address = ReturnType<typeof normalizedAddress>;
 type Disagreement = Omit<Context["disagreements"][number], "building">;
+
+const addressOf = (row: Row): StoredAddress => ({ lineOne: row.addressLineOne, city: row.city, state: row.state, zip: row.zip });
 
 function newRow(ctx: Context, item: PropertyItem, address: Address | undefined): Row {
   const missing = [...(item.building_name ? [] : ["building_name"]), ...(address ? [] : ["address"])];
@@ -137,8 +145,17 @@ function applyFields(ctx: Context, row: Row, unitCount: number, item: PropertyIt
   }
   let disagreement: Disagreement | undefined;
   if (address && !created) {
-    if (row.addressLockedAt && address.lineOne !== row.addressLineOne) {
-      disagreement = { propertyId: 0, source: "partner_update", storedLineOne: row.addressLineOne, proposedLineOne: address.lineOne };
+    // spec Property rules, Address derivation: once locked, a different address is logged, not applied.
+    if (row.addressLockedAt && !sameAddress(address, addressOf(row))) {
+      disagreement = {
+        propertyId: 0,
+        source: "partner_update",
+        storedLineOne: row.addressLineOne,
+        proposedLineOne: address.lineOne,
+        proposedCity: address.city,
+        proposedState: address.state,
+        proposedZip: address.zip,
+      };
     } else if (!row.addressLockedAt) {
       Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
     }
@@ -224,6 +241,10 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
   if (ctx.disagreements.length) {
     await tx.insert(addressDisagreements).values(ctx.disagreements.map(({ building, ...entry }) => ({ ...entry, propertyId: building.row.id as number })));
   }
+  await recordAddressHistory(
+    tx,
+    ctx.stored.map(({ building, ...address }) => ({ ...address, propertyId: building.row.id as number, source: "properties" })),
+  );
 }
 
 const UPDATABLE = [

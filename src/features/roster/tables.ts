@@ -110,6 +110,10 @@ export const addressDisagreements = pgTable(
     source: text("source", { enum: ["derivation", "partner_update"] }).notNull(),
     storedLineOne: text("stored_line_one").notNull(),
     proposedLineOne: text("proposed_line_one").notNull(),
+    /** The rest of the address received (the building's own city, state and zip for a derivation). */
+    proposedCity: text("proposed_city").notNull(),
+    proposedState: text("proposed_state").notNull(),
+    proposedZip: text("proposed_zip").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("address_disagreements_property_idx").on(t.propertyId)],

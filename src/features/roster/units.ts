@@ -3,6 +3,7 @@ import type { Tx } from "../../server/db/client";
 import type { FieldErrors } from "../../server/errors";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
+import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, validItems } from "./collection";
@@ -98,7 +99,15 @@ function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Arr
     if (!derived || derived === building.row.addressLineOne) continue;
     if (building.row.addressLockedAt) {
       // Derivation stops once staff corrected the address or a policy exists: log, do not apply.
-      disagreements.push({ propertyId: building.row.id, source: "derivation", storedLineOne: building.row.addressLineOne, proposedLineOne: derived });
+      disagreements.push({
+        propertyId: building.row.id,
+        source: "derivation",
+        storedLineOne: building.row.addressLineOne,
+        proposedLineOne: derived,
+        proposedCity: building.row.city,
+        proposedState: building.row.state,
+        proposedZip: building.row.zip,
+      });
       continue;
     }
     building.row.addressLineOne = derived;
@@ -240,6 +249,10 @@ async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof 
       .where(eq(properties.id, building.row.id));
   }
   if (disagreements.length) await tx.insert(addressDisagreements).values(disagreements);
+  await recordAddressHistory(
+    tx,
+    streets.map(({ row }) => ({ propertyId: row.id, source: "units", lineOne: row.addressLineOne, city: row.city, state: row.state, zip: row.zip })),
+  );
 }
 
 function columnsFromExcluded(keys: Array<keyof typeof units.$inferSelect>) {

@@ -1,10 +1,11 @@
-import { OwnersTable } from "./owners-table";
+import { PageHeader } from "../_ui";
 
-export default function OwnersPage() {
+/** The console's landing page; the overview's charts replace this text (issue 11 item 7). */
+export default function ConsoleHome() {
   return (
     <section>
-      <h1>Property owners</h1>
-      <OwnersTable />
+      <PageHeader title="Overview" />
+      <p>Choose a section above.</p>
     </section>
   );
 }

@@ -1,68 +1,73 @@
 "use client";
-import { useEffect, useState } from "react";
-import { consoleClient } from "@/features/console/trpc-client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Badge, type ColumnDef, type ConsoleOutputs, DataTable, FilterBar, formatDateTime, Select, useTRPC, useUrlFilters } from "../../_ui";
 
-type Row = Awaited<ReturnType<typeof consoleClient.ingestion.events.query>>[number];
-type Status = Row["status"] | "all";
+type Row = ConsoleOutputs["ingestion"]["events"][number];
+type Status = Row["status"];
 
+const FILTERS = { status: "rejected" };
+const STATUS_OPTIONS = [
+  { value: "rejected", label: "Rejected" },
+  { value: "skipped", label: "Skipped" },
+  { value: "applied", label: "Applied" },
+  { value: "pending", label: "Pending" },
+  { value: "all", label: "All" },
+];
+
+const columns: ColumnDef<Row>[] = [
+  { accessorKey: "received_at", header: "Received", enableSorting: true, cell: ({ getValue }) => formatDateTime(getValue<string>()) },
+  { accessorKey: "status", header: "Status", cell: ({ getValue }) => <Badge status={getValue<string>()} /> },
+  { accessorKey: "type", header: "Type", cell: ({ getValue }) => getValue<string | null>() ?? "—" },
+  { accessorKey: "owner_slug", header: "Owner", enableSorting: true, cell: ({ getValue }) => getValue<string | null>() ?? "—" },
+  {
+    accessorKey: "source_prospect_id",
+    header: "Prospect",
+    cell: ({ getValue }) => {
+      const id = getValue<string | null>();
+      return id ? <Link href={`/console/prospects?q=${encodeURIComponent(id)}`}>{id}</Link> : "—";
+    },
+  },
+  { accessorKey: "client_id", header: "Client", cell: ({ getValue }) => <code>{getValue<string>()}</code> },
+  {
+    accessorKey: "reasons",
+    header: "Reasons",
+    cell: ({ getValue }) => {
+      const reasons = getValue<Row["reasons"]>();
+      if (!reasons) return "—";
+      return (
+        <ul className="reasons">
+          {Object.entries(reasons).map(([field, messages]) => (
+            <li key={field}>
+              <code>{field}</code>: {messages.join(", ")}
+            </li>
+          ))}
+        </ul>
+      );
+    },
+  },
+];
+
+/** Ingested events, rejected ones first with their reasons (decisions §8); the status is in the URL. */
 export function IngestionTable() {
-  const [status, setStatus] = useState<Status>("rejected");
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    setRows(null);
-    consoleClient.ingestion.events
-      .query({ status: status === "all" ? undefined : status })
-      .then(setRows)
-      .catch((cause: Error) => setError(cause.message));
-  }, [status]);
+  const trpc = useTRPC();
+  const filters = useUrlFilters(FILTERS);
+  const status = filters.values.status;
+  const events = useQuery(trpc.ingestion.events.queryOptions({ status: status === "all" ? undefined : (status as Status) }));
   return (
     <>
-      <label>
-        Status{" "}
-        <select value={status} onChange={(event) => setStatus(event.target.value as Status)}>
-          {["rejected", "skipped", "applied", "pending", "all"].map((value) => (
-            <option key={value}>{value}</option>
-          ))}
-        </select>
-      </label>
-      {error && <p role="alert">Could not load events: {error}</p>}
-      {!rows && !error && <p aria-busy="true">Loading…</p>}
-      {rows?.length === 0 && <p>No {status === "all" ? "" : status} events.</p>}
-      {rows && rows.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th>Received</th>
-              <th>Status</th>
-              <th>Owner</th>
-              <th>Prospect</th>
-              <th>Client</th>
-              <th>Reasons</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>{new Date(row.received_at).toLocaleString("en-US")}</td>
-                <td>{row.status}</td>
-                <td>{row.owner_slug ?? "—"}</td>
-                <td>{row.source_prospect_id ?? "—"}</td>
-                <td>
-                  <code>{row.client_id}</code>
-                </td>
-                <td>
-                  {row.reasons
-                    ? Object.entries(row.reasons)
-                        .map(([field, messages]) => `${field}: ${messages.join(", ")}`)
-                        .join("; ")
-                    : "—"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <FilterBar key={filters.formKey} label="Filter ingested events" onApply={filters.fromForm}>
+        <Select label="Status" value={status} onValueChange={(value) => filters.set({ status: value })} options={STATUS_OPTIONS} />
+      </FilterBar>
+      <DataTable
+        label="Ingested events"
+        columns={columns}
+        data={events.data}
+        isPending={events.isPending}
+        error={events.error}
+        empty={`No ${status === "all" ? "" : `${status} `}events.`}
+        getRowId={(row) => String(row.id)}
+      />
     </>
   );
 }

@@ -1,9 +1,12 @@
+import { PageHeader } from "../../_ui";
 import { IngestionTable } from "./ingestion-table";
+
+export const metadata = { title: "Ingested events" };
 
 export default function IngestionPage() {
   return (
     <section>
-      <h1>Ingested events</h1>
+      <PageHeader title="Ingested events" />
       <IngestionTable />
     </section>
   );

@@ -1,3 +1,4 @@
+import { PageHeader } from "../../_ui";
 import { PoliciesTable } from "./policies-table";
 
 export const metadata = { title: "Policies" };
@@ -5,7 +6,7 @@ export const metadata = { title: "Policies" };
 export default function PoliciesPage() {
   return (
     <section>
-      <h1>Policies</h1>
+      <PageHeader title="Policies" />
       <PoliciesTable />
     </section>
   );

@@ -1,90 +1,55 @@
 "use client";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
-import { consoleClient } from "@/features/console/trpc-client";
+import { Badge, type ColumnDef, type ConsoleInputs, type ConsoleOutputs, DataTable, FilterBar, Select, TextField, useTRPC, useUrlFilters } from "../../_ui";
 import { day, money, PRODUCT_LABELS } from "./format";
 
-type Row = Awaited<ReturnType<typeof consoleClient.policies.search.query>>[number];
-const STATUSES = ["all", "active", "upcoming", "pending", "expired", "canceled"] as const;
+type Row = ConsoleOutputs["policies"]["search"][number];
+type Status = ConsoleInputs["policies"]["search"]["status"];
 
-/** Search by policy number, renter or prospect id; newest first. */
+const FILTERS = { q: "", status: "" };
+const STATUS_OPTIONS = [
+  { value: "", label: "Any" },
+  ...["active", "upcoming", "pending", "expired", "canceled"].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) })),
+];
+
+const columns: ColumnDef<Row>[] = [
+  {
+    accessorKey: "policy_number",
+    header: "Policy",
+    enableSorting: true,
+    cell: ({ row }) => <Link href={`/console/policies/${row.original.id}`}>{row.original.policy_number}</Link>,
+  },
+  { accessorKey: "status", header: "Status", cell: ({ getValue }) => <Badge status={getValue<string>()} /> },
+  { accessorKey: "product_type", header: "Product", cell: ({ getValue }) => PRODUCT_LABELS[getValue<string>()] ?? getValue<string>() },
+  { accessorKey: "renter", header: "Renter", cell: ({ getValue }) => getValue<string | null>() ?? "—" },
+  { accessorKey: "owner_name", header: "Owner", enableSorting: true },
+  { id: "unit", header: "Building · unit", cell: ({ row }) => `${row.original.building_name} · ${row.original.unit_name}` },
+  { accessorKey: "coverage_amount_cents", header: "Coverage", enableSorting: true, cell: ({ getValue }) => money(getValue<number>()) },
+  { id: "period", header: "Period", cell: ({ row }) => `${day(row.original.coverage_start_date)} – ${day(row.original.coverage_end_date)}` },
+];
+
+/** Search by policy number, renter or prospect id; newest first; the filters are in the URL. */
 export function PoliciesTable() {
-  const [query, setQuery] = useState("");
-  const [submitted, setSubmitted] = useState("");
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>("all");
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    setRows(null);
-    setError(null);
-    consoleClient.policies.search
-      .query({ query: submitted || undefined, status: status === "all" ? undefined : status })
-      .then(setRows)
-      .catch((cause: Error) => setError(cause.message));
-  }, [submitted, status]);
+  const trpc = useTRPC();
+  const filters = useUrlFilters(FILTERS);
+  const { q, status } = filters.values;
+  const policies = useQuery(trpc.policies.search.queryOptions({ query: q || undefined, status: (status || undefined) as Status }));
   return (
     <>
-      <search>
-        <form
-          className="filters"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setSubmitted(query.trim());
-          }}
-        >
-          <label>
-            Policy number, renter or prospect id <input type="search" value={query} onChange={(event) => setQuery(event.target.value)} maxLength={200} />
-          </label>
-          <label>
-            Status{" "}
-            <select value={status} onChange={(event) => setStatus(event.target.value as (typeof STATUSES)[number])}>
-              {STATUSES.map((value) => (
-                <option key={value}>{value}</option>
-              ))}
-            </select>
-          </label>
-          <button type="submit">Search</button>
-        </form>
-      </search>
-      {error && <p role="alert">Could not load policies: {error}</p>}
-      {!rows && !error && <p aria-busy="true">Loading…</p>}
-      {rows?.length === 0 && <p>No policies match.</p>}
-      {rows && rows.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th>Policy</th>
-              <th>Status</th>
-              <th>Product</th>
-              <th>Renter</th>
-              <th>Owner</th>
-              <th>Building · unit</th>
-              <th>Coverage</th>
-              <th>Period</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td>
-                  <Link href={`/console/policies/${row.id}`}>{row.policy_number}</Link>
-                </td>
-                <td>{row.status}</td>
-                <td>{PRODUCT_LABELS[row.product_type] ?? row.product_type}</td>
-                <td>{row.renter ?? "—"}</td>
-                <td>{row.owner_name}</td>
-                <td>
-                  {row.building_name} · {row.unit_name}
-                </td>
-                <td>{money(row.coverage_amount_cents)}</td>
-                <td>
-                  {day(row.coverage_start_date)} – {day(row.coverage_end_date)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <FilterBar key={filters.formKey} label="Search policies" onApply={filters.fromForm} onReset={filters.reset}>
+        <TextField label="Policy number, renter or prospect id" name="q" type="search" defaultValue={q} maxLength={200} />
+        <Select label="Status" name="status" defaultValue={status} options={STATUS_OPTIONS} />
+      </FilterBar>
+      <DataTable
+        label="Policies"
+        columns={columns}
+        data={policies.data}
+        isPending={policies.isPending}
+        error={policies.error}
+        empty="No policies match."
+        getRowId={(row) => String(row.id)}
+      />
     </>
   );
 }
