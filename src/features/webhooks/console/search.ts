@@ -177,18 +177,25 @@ function joined(db: Tx, withBody = false) {
     .innerJoin(propertyOwners, eq(propertyOwners.id, webhookDeliveries.ownerId));
 }
 
-/** One page of deliveries matching the filter, newest first. */
-export async function searchDeliveries(db: Tx, input: z.input<typeof deliverySearchInput>): Promise<z.infer<typeof consoleDeliveryPage>> {
+/** The page's query, unexecuted (the benchmark prints its plan). */
+export async function searchDeliveriesQuery(db: Tx, input: z.input<typeof deliverySearchInput>) {
   const { cursor, limit, ...filter } = deliverySearchInput.parse(input);
   const conditions = filterConditions(filter, await ownerIdOf(db, filter));
   if (cursor) {
     const [at, id] = parseCursor(cursor);
     conditions.push(sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.id}) < (${at}::timestamptz, ${id})`);
   }
-  const rows = (await joined(db)
+  const query = joined(db)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(limit + 1)) as Selected[];
+    .limit(limit + 1);
+  return { query, limit };
+}
+
+/** One page of deliveries matching the filter, newest first. */
+export async function searchDeliveries(db: Tx, input: z.input<typeof deliverySearchInput>): Promise<z.infer<typeof consoleDeliveryPage>> {
+  const { query, limit } = await searchDeliveriesQuery(db, input);
+  const rows = (await query) as Selected[];
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { deliveries: page.map(rowOf), next_cursor: rows.length > limit && last ? cursorOf(last.createdAtText, last.delivery.id) : null };
