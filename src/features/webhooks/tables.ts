@@ -104,14 +104,16 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    // Ascending on purpose: `ORDER BY created_at DESC, id DESC` is DESC NULLS FIRST, which a backward
+    // scan of an ascending index gives; a `DESC NULLS LAST` index cannot (PostgreSQL then sorts every match).
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     // The console's search (newest first, keyset on created_at and id) by each filter.
-    index("webhook_deliveries_created_idx").on(t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_owner_idx").on(t.ownerId, t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_event_name_idx").on(t.event, t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_status_idx").on(t.status, t.createdAt.desc(), t.id.desc()),
-    // A bulk retry's failed deliveries of an owner.
-    index("webhook_deliveries_failed_idx").on(t.ownerId, t.createdAt.desc(), t.id.desc()).where(sql`${t.status} = 'failed'`),
+    index("webhook_deliveries_created_idx").on(t.createdAt, t.id),
+    index("webhook_deliveries_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    index("webhook_deliveries_event_name_idx").on(t.event, t.createdAt, t.id),
+    index("webhook_deliveries_status_idx").on(t.status, t.createdAt, t.id),
+    // A bulk retry's failed deliveries of an owner, and the console's "owner + failed" view.
+    index("webhook_deliveries_failed_idx").on(t.ownerId, t.createdAt, t.id).where(sql`${t.status} = 'failed'`),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'delivering'`),
     // An endpoint's open deliveries, for its return to `active` and its deletion.

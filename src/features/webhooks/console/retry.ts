@@ -115,7 +115,7 @@ export async function startBulkRetry(
 }
 
 /** Deliveries re-enqueued per transaction: each chunk's progress is visible as it commits. */
-export const BULK_RETRY_CHUNK = 1000;
+export const BULK_RETRY_CHUNK = 2500;
 
 /**
  * Runs a queued bulk retry: takes it (once: a second run finds it taken), lists the failed
