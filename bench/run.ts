@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createTestCertificates } from "../src/test/tls";
+import { deliveriesBench } from "./deliveries.bench";
 import { enrollmentBench } from "./enrollment.bench";
 import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
@@ -40,6 +41,7 @@ try {
   if (!only || only === "prospects") await prospectsBench(service, databaseUrl, tls);
   if (!only || only === "webhooks") await webhooksBench(service, databaseUrl, tls);
   if (!only || only === "enrollment") await enrollmentBench(service, databaseUrl, tls);
+  if (!only || only === "deliveries") await deliveriesBench(service, databaseUrl);
 } finally {
   await service.stop();
 }

@@ -76,8 +76,8 @@ export async function floorUpsert(sql: postgres.Sql, owner: FloorOwner, source: 
       select ${owner.id}, 'prospect.created', ${body} from prospect where prospect.created and exists (select 1 from targets)
       returning id
     ), deliveries as (
-      insert into webhook_deliveries (id, event_id, endpoint_id)
-      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id from event, targets
+      insert into webhook_deliveries (id, event_id, endpoint_id, owner_id, event)
+      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id, ${owner.id}, 'prospect.created' from event, targets
       returning id
     ), delivery_jobs as (
       select graphile_worker.add_jobs(array(

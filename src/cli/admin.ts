@@ -12,6 +12,7 @@ import { listPoliciesOfOwner } from "../features/policies/list";
 import { createSource } from "../features/prospects/sources";
 import { correctAddress } from "../features/roster/console/actions";
 import { findBuildingId, showBuilding } from "../features/roster/console/buildings";
+import { countFailedDeliveries, runBulkRetry, startBulkRetry } from "../features/webhooks/console/retry";
 import { createProvider } from "../features/webhooks/providers";
 import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
 import { setStaticHeaders } from "../features/webhooks/static-headers";
@@ -177,6 +178,18 @@ const COMMANDS: Record<string, Command> = {
       return setStaticHeaders(await getDb(), str(flags, "endpoint-id"), { set, unset: repeated(flags, "unset").map((name) => name.trim()) });
     },
   },
+  "delivery retry-failed": {
+    usage: "--owner SLUG [--endpoint ID] [--since ISO] [--dry-run]",
+    run: async (flags) => {
+      // The console's bulk retry, run here and now (no job), audited as the CLI (decisions §4).
+      const filter = { owner: str(flags, "owner"), endpoint_id: opt(flags, "endpoint"), from: opt(flags, "since") };
+      const db = await getDb();
+      if (flags["dry-run"] === true) return { ...(await countFailedDeliveries(db, filter)), enqueued: 0 };
+      const bulk = await startBulkRetry(db, { cli: os.userInfo().username }, filter, { inline: true });
+      const done = await runBulkRetry(db, bulk.id);
+      return { matched: bulk.matched, enqueued: done?.enqueued ?? 0 };
+    },
+  },
   "frame-origin add": {
     usage: "--origin https://... (staging also http://localhost[:port], http://127.0.0.1[:port])",
     run: async (flags) => addFrameOrigin(await getDb(), str(flags, "origin")),
@@ -226,6 +239,9 @@ export async function runAdmin(argv: string[]): Promise<number> {
         owners: { type: "string" },
         building: { type: "string", multiple: true },
         "endpoint-id": { type: "string" },
+        endpoint: { type: "string" },
+        since: { type: "string" },
+        "dry-run": { type: "boolean" },
         set: { type: "string", multiple: true },
         unset: { type: "string", multiple: true },
         "external-org-id": { type: "string" },

@@ -17,5 +17,6 @@ export * from "../features/prospects/sources.table";
 export * from "../features/prospects/tables";
 export * from "../features/roster/address-history.table";
 export * from "../features/roster/tables";
+export * from "../features/webhooks/console/bulk-retries.table";
 export * from "../features/webhooks/providers.table";
 export * from "../features/webhooks/tables";

@@ -3,6 +3,7 @@ import { ingestionEventApply } from "../features/ingestion/ingestion_event__appl
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
+import { webhookDeliveryBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
 import type { AnyTask } from "../server/jobs/define-task";
@@ -15,5 +16,6 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   prospectCheckEligibility,
   prospectReevaluate,
   webhookDeliveryAttempt,
+  webhookDeliveryBulkRetry,
   webhookDeliveryReap,
 ];

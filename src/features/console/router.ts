@@ -7,6 +7,7 @@ import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
 import { buildingsConsoleRouter } from "../roster/console/router";
+import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
 const ownerRow = z.object({
@@ -32,6 +33,7 @@ export const consoleRouter = router({
       }),
     )
     .query(({ ctx }) => ({ email: ctx.user.email, role: ctx.user.role, permissions: permissionsOf(ctx.user.role) })),
+  webhooks: webhooksConsoleRouter,
   audit: router({
     search: staffProcedure("audit.read")
       .input(auditSearchInput)

@@ -109,6 +109,8 @@ export function toDelivery(row: Record<string, unknown>): WebhookDelivery {
     id: row.id as string,
     eventId: Number(row.event_id),
     endpointId: row.endpoint_id as string,
+    ownerId: row.owner_id as number,
+    event: row.event as string,
     status: row.status as WebhookDelivery["status"],
     attemptNumber: row.attempt_number as number,
     lastAttemptedAt: date(row.last_attempted_at),

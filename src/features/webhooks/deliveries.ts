@@ -2,11 +2,11 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { findEndpoint, type Subscriber } from "./endpoints";
-import { enqueueDelivery } from "./jobs";
+import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
 
-type Row = WebhookDelivery & { event: string };
+type Row = WebhookDelivery;
 
 export function deliveryView(delivery: Row) {
   return {
@@ -61,7 +61,7 @@ export async function listDeliveries(
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(options.limit + 1);
-  const page = rows.slice(0, options.limit).map((row) => ({ ...row.delivery, event: row.event }));
+  const page = rows.slice(0, options.limit).map((row) => row.delivery);
   return { deliveries: page.map(deliveryView), next_cursor: rows.length > options.limit ? cursorOf(page[page.length - 1]) : null };
 }
 
@@ -81,7 +81,7 @@ export async function deliveryDetail(tx: Tx, subscriber: Subscriber, endpointId:
   const row = await findDelivery(tx, endpointId, id);
   const attempts = await tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.number, webhookAttempts.id);
   return {
-    ...deliveryView({ ...row.delivery, event: row.event }),
+    ...deliveryView(row.delivery),
     payload: row.body,
     request_headers: attempts.at(-1)?.requestHeaders ?? null,
     attempts: attempts.map((attempt) => ({
@@ -102,13 +102,39 @@ export async function retryDelivery(db: Tx, subscriber: Subscriber, endpointId: 
   return db.transaction(async (tx) => {
     await findEndpoint(tx, subscriber, endpointId);
     const row = await findDelivery(tx, endpointId, id);
-    if (row.delivery.status !== "failed" && row.delivery.status !== "delivered") throw errors.conflict(WEBHOOK_MESSAGES.alreadyScheduled);
-    const [delivery] = await tx
-      .update(webhookDeliveries)
-      .set({ status: "pending", attemptNumber: 0, nextRetryAt: null, updatedAt: sql`now()` })
-      .where(eq(webhookDeliveries.id, id))
-      .returning();
-    await enqueueDelivery(tx, id);
-    return deliveryView({ ...delivery, event: row.event });
+    return retryFoundDelivery(tx, row.delivery);
   });
+}
+
+/**
+ * The retry of one delivery already found (the Partner API's route, the console's button): 409 unless
+ * it is `failed` or `delivered`, then re-enqueued as `reenqueueDeliveries` does it.
+ */
+export async function retryFoundDelivery(tx: Tx, delivery: WebhookDelivery) {
+  if (!RETRYABLE.includes(delivery.status)) throw errors.conflict(WEBHOOK_MESSAGES.alreadyScheduled);
+  await reenqueueDeliveries(tx, [delivery.id], RETRYABLE);
+  const [row] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+  return deliveryView(row);
+}
+
+const RETRYABLE: WebhookDelivery["status"][] = ["failed", "delivered"];
+
+/**
+ * spec Webhook delivery status, failed → re-enqueued, for any set of deliveries in one statement (one
+ * retry, or a chunk of a bulk retry): those still in one of `statuses` start a fresh schedule of 25
+ * attempts under the same delivery id, and their jobs are added in the caller's transaction.
+ * Answers how many were re-enqueued.
+ */
+export async function reenqueueDeliveries(tx: Tx, ids: string[], statuses: WebhookDelivery["status"][] = ["failed"]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const [row] = await tx.execute<{ retried: number }>(sql`
+    with retried as (
+      update webhook_deliveries d set status = 'pending', attempt_number = 0, next_retry_at = null, updated_at = now()
+      where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+        and d.status in (select jsonb_array_elements_text(${JSON.stringify(statuses)}::jsonb))
+      returning d.id
+    ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from retried`)}
+    )
+    select (select count(*)::int from retried) as retried, (select count(*) from jobs) as _jobs`);
+  return row.retried;
 }

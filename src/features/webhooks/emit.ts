@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { type DataKey, EVENT_CATALOG, type EventName } from "./catalog";
 import { deliveryJobsFrom } from "./jobs";
+import { recordRefsOf } from "./record-refs";
 
 export type EmitInput<E extends EventName = EventName> = {
   ownerId: number;
@@ -37,6 +38,7 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
   const key: DataKey = EVENT_CATALOG[input.event];
   // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
   const body = JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } });
+  const refs = recordRefsOf(input.event, input.data);
   const buildingId = input.building && "id" in input.building ? input.building.id : null;
   const buildingExternalId = input.building && "externalId" in input.building ? (input.building.externalId ?? null) : null;
   const [row] = await tx.execute<{ event_id: number | null; deliveries: number }>(sql`
@@ -59,12 +61,13 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: nu
           )
         )
     ), event as (
-      insert into webhook_events (owner_id, event, body)
-      select ${input.ownerId}, ${input.event}, ${body} where exists (select 1 from targets)
+      insert into webhook_events (owner_id, event, body, source_prospect_id, policy_number, move_out_id)
+      select ${input.ownerId}, ${input.event}, ${body}, ${refs.sourceProspectId}, ${refs.policyNumber}, ${refs.moveOutId}::int
+      where exists (select 1 from targets)
       returning id
     ), deliveries as (
-      insert into webhook_deliveries (id, event_id, endpoint_id)
-      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id from event, targets
+      insert into webhook_deliveries (id, event_id, endpoint_id, owner_id, event)
+      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id, ${input.ownerId}, ${input.event} from event, targets
       returning id
     ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from deliveries`)}
     )

@@ -59,9 +59,21 @@ export const webhookEvents = pgTable(
       .references(() => propertyOwners.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     body: text("body").notNull(),
+    /**
+     * The records the event is about, read from its data at emission (`record-refs.ts`), so the
+     * console finds deliveries by them (issue 11 item 2); null when the payload has none.
+     */
+    sourceProspectId: text("source_prospect_id"),
+    policyNumber: text("policy_number"),
+    moveOutId: integer("move_out_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_events_owner_idx").on(t.ownerId)],
+  (t) => [
+    index("webhook_events_owner_idx").on(t.ownerId),
+    index("webhook_events_source_prospect_idx").on(t.sourceProspectId).where(sql`${t.sourceProspectId} is not null`),
+    index("webhook_events_policy_number_idx").on(t.policyNumber).where(sql`${t.policyNumber} is not null`),
+    index("webhook_events_move_out_idx").on(t.moveOutId).where(sql`${t.moveOutId} is not null`),
+  ],
 );
 
 /** One event to one endpoint (spec Webhook delivery record). Its id is `X-Webhook-Delivery`. */
@@ -75,6 +87,11 @@ export const webhookDeliveries = pgTable(
     endpointId: text("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** The event's owner and name, copied at emission so the console's search filters on one table's indexes. */
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => propertyOwners.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     attemptNumber: integer("attempt_number").notNull().default(0),
     lastAttemptedAt: timestamp("last_attempted_at", { withTimezone: true }),
@@ -87,7 +104,16 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    // Ascending on purpose: `ORDER BY created_at DESC, id DESC` is DESC NULLS FIRST, which a backward
+    // scan of an ascending index gives; a `DESC NULLS LAST` index cannot (PostgreSQL then sorts every match).
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
+    // The console's search (newest first, keyset on created_at and id) by each filter.
+    index("webhook_deliveries_created_idx").on(t.createdAt, t.id),
+    index("webhook_deliveries_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    index("webhook_deliveries_event_name_idx").on(t.event, t.createdAt, t.id),
+    index("webhook_deliveries_status_idx").on(t.status, t.createdAt, t.id),
+    // A bulk retry's failed deliveries of an owner, and the console's "owner + failed" view.
+    index("webhook_deliveries_failed_idx").on(t.ownerId, t.createdAt, t.id).where(sql`${t.status} = 'failed'`),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'delivering'`),
     // An endpoint's open deliveries, for its return to `active` and its deletion.

@@ -1,0 +1,197 @@
+import { and, desc, eq, isNull, lte, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, Tx } from "../../../server/db/client";
+import { errors } from "../../../server/errors";
+import { addJob, declareTask } from "../../../server/jobs/define-task";
+import { type AuditActor, recordAudit } from "../../audit/audit";
+import { reenqueueDeliveries, retryFoundDelivery } from "../deliveries";
+import { webhookDeliveries, webhookEndpoints } from "../tables";
+import { BULK_RETRY_STATUSES, type BulkRetry, bulkRetries } from "./bulk-retries.table";
+import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
+import { type DeliveryFilter, deliveryFilter, filterConditions, ownerIdOf } from "./search";
+
+/** The audit label of an actor, kept on a bulk retry. */
+const labelOf = (actor: AuditActor) => ("user" in actor ? actor.user.email : `cli:${actor.cli}`);
+
+/**
+ * Retry one delivery from the console (operators only): the Partner API's retry (`retryFoundDelivery`:
+ * 409 unless failed or delivered, then a fresh schedule under the same id), audited in its transaction.
+ * A delivery of a deleted endpoint cannot be retried (the API route answers 404 for it too).
+ */
+export async function retryDeliveryAsStaff(db: Db, actor: AuditActor, id: string) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ delivery: webhookDeliveries, endpointDeletedAt: webhookEndpoints.deletedAt })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookDeliveries.id, id))
+      .for("update", { of: webhookDeliveries });
+    if (!row) throw errors.notFound(M.deliveryNotFound);
+    if (row.endpointDeletedAt) throw errors.conflict(M.endpointDeleted);
+    const before = row.delivery;
+    const after = await retryFoundDelivery(tx, before);
+    await recordAudit(tx, actor, {
+      action: "deliveries.retry",
+      subject: { type: "webhook_delivery", id },
+      ownerId: before.ownerId,
+      before: { status: before.status, attempt_number: before.attemptNumber, last_attempt_failure_reason: before.lastAttemptFailureReason },
+      after: { status: after.status, attempt_number: after.attempt_number },
+    });
+    return after;
+  });
+}
+
+/** A bulk retry's filter: the search's, less its status (always `failed`). */
+export const bulkRetryFilter = deliveryFilter.omit({ status: true });
+export type BulkRetryFilter = z.infer<typeof bulkRetryFilter>;
+
+/** A filter from the CLI or a stored bulk retry: a bad value is the operator's invalid input, not a crash. */
+function parseFilter(input: unknown): BulkRetryFilter {
+  const parsed = bulkRetryFilter.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw errors.invalid(`${issue.path.join(".") || "filter"}: ${issue.message}`, String(issue.path[0] ?? "filter"));
+}
+
+/** The failed deliveries a bulk retry matches: of live endpoints, created up to its cutoff. */
+async function failedConditions(db: Tx, filter: BulkRetryFilter, cutoff: Date) {
+  const conditions = filterConditions({ ...filter, status: "failed" } as DeliveryFilter, await ownerIdOf(db, filter));
+  conditions.push(lte(webhookDeliveries.createdAt, cutoff));
+  conditions.push(
+    sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} and ${isNull(webhookEndpoints.deletedAt)})`,
+  );
+  return and(...conditions);
+}
+
+/** The dry run: how many failed deliveries the filter matches now. */
+export async function countFailedDeliveries(db: Tx, input: z.input<typeof bulkRetryFilter>): Promise<{ matched: number }> {
+  const filter = parseFilter(input);
+  const [row] = await db
+    .select({ matched: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .where(await failedConditions(db, filter, new Date()));
+  return { matched: row.matched };
+}
+
+export const bulkRetryTask = declareTask({
+  name: "webhook_delivery__bulk_retry",
+  payload: z.object({ bulkRetryId: z.number().int().positive() }),
+  maxAttempts: 3,
+});
+
+/**
+ * Records a bulk retry of the failed deliveries matching `filter` (counted now), audited in the same
+ * transaction, and adds its job (`runBulkRetry` does the work). `inline`: no job; the caller runs it
+ * (the CLI, which answers `{matched, enqueued}` when done).
+ */
+export async function startBulkRetry(
+  db: Db,
+  actor: AuditActor,
+  input: z.input<typeof bulkRetryFilter>,
+  options: { inline?: boolean } = {},
+): Promise<BulkRetry> {
+  const filter = parseFilter(input);
+  return db.transaction(async (tx) => {
+    const ownerId = await ownerIdOf(tx, filter);
+    const cutoff = new Date();
+    const [{ matched }] = await tx
+      .select({ matched: sql<number>`count(*)::int` })
+      .from(webhookDeliveries)
+      .where(await failedConditions(tx, filter, cutoff));
+    const [bulk] = await tx
+      .insert(bulkRetries)
+      .values({ filter, ownerId: ownerId ?? null, cutoff, matched, requestedBy: labelOf(actor) })
+      .returning();
+    if (!options.inline) await addJob(tx, bulkRetryTask, { bulkRetryId: bulk.id });
+    await recordAudit(tx, actor, {
+      action: "deliveries.bulk_retry",
+      subject: { type: "bulk_retry", id: bulk.id },
+      ownerId,
+      before: { failed_matching: matched },
+      after: { filter, matched, status: bulk.status },
+    });
+    return bulk;
+  });
+}
+
+/** Deliveries re-enqueued per transaction: each chunk's progress is visible as it commits. */
+export const BULK_RETRY_CHUNK = 2500;
+
+/**
+ * Runs a queued bulk retry: takes it (once: a second run finds it taken), lists the failed
+ * deliveries matching its filter up to its cutoff, and re-enqueues them chunk by chunk with the
+ * Partner API retry's semantics (`reenqueueDeliveries`), recording progress after each chunk. A
+ * delivery no longer failed by then (retried meanwhile) is skipped.
+ */
+export async function runBulkRetry(db: Db, id: number): Promise<BulkRetry | undefined> {
+  const [bulk] = await db
+    .update(bulkRetries)
+    .set({ status: "running", startedAt: sql`now()` })
+    .where(and(eq(bulkRetries.id, id), eq(bulkRetries.status, "queued")))
+    .returning();
+  if (!bulk) return undefined;
+  try {
+    const filter = parseFilter(bulk.filter);
+    const ids = (
+      await db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(await failedConditions(db, filter, bulk.cutoff))
+    ).map((row) => row.id);
+    let enqueued = 0;
+    for (let at = 0; at < ids.length; at += BULK_RETRY_CHUNK) {
+      await db.transaction(async (tx) => {
+        enqueued += await reenqueueDeliveries(tx, ids.slice(at, at + BULK_RETRY_CHUNK));
+        await tx.update(bulkRetries).set({ enqueued }).where(eq(bulkRetries.id, id));
+      });
+    }
+    const [done] = await db.update(bulkRetries).set({ status: "done", enqueued, finishedAt: sql`now()` }).where(eq(bulkRetries.id, id)).returning();
+    return done;
+  } catch (error) {
+    await db
+      .update(bulkRetries)
+      .set({ status: "failed", error: error instanceof Error ? error.message : String(error), finishedAt: sql`now()` })
+      .where(eq(bulkRetries.id, id));
+    throw error;
+  }
+}
+
+export const bulkRetryView = z.object({
+  id: z.number().int(),
+  filter: z.record(z.string(), z.unknown()),
+  matched: z.number().int(),
+  enqueued: z.number().int(),
+  status: z.enum(BULK_RETRY_STATUSES),
+  requested_by: z.string(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+export function viewOfBulkRetry(bulk: BulkRetry): z.infer<typeof bulkRetryView> {
+  return {
+    id: bulk.id,
+    filter: bulk.filter,
+    matched: bulk.matched,
+    enqueued: bulk.enqueued,
+    status: bulk.status,
+    requested_by: bulk.requestedBy,
+    error: bulk.error,
+    created_at: bulk.createdAt.toISOString(),
+    started_at: bulk.startedAt?.toISOString() ?? null,
+    finished_at: bulk.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** A bulk retry's progress (matched, enqueued so far, status). */
+export async function bulkRetryProgress(db: Tx, id: number) {
+  const [bulk] = await db.select().from(bulkRetries).where(eq(bulkRetries.id, id));
+  if (!bulk) throw errors.notFound(M.bulkRetryNotFound);
+  return viewOfBulkRetry(bulk);
+}
+
+/** The latest bulk retries, newest first. */
+export async function recentBulkRetries(db: Tx, limit = 20) {
+  return (await db.select().from(bulkRetries).orderBy(desc(bulkRetries.id)).limit(limit)).map(viewOfBulkRetry);
+}

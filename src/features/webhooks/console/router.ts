@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { router } from "../../../server/trpc/init";
+import { staffProcedure } from "../../auth/procedures";
+import { ENDPOINT_STATUSES } from "../tables";
+import { consoleEndpoint, endpointForConsole, setEndpointHeadersAsStaff, setEndpointStatusAsStaff } from "./endpoints";
+import {
+  bulkRetryFilter,
+  bulkRetryProgress,
+  bulkRetryView,
+  countFailedDeliveries,
+  recentBulkRetries,
+  retryDeliveryAsStaff,
+  startBulkRetry,
+  viewOfBulkRetry,
+} from "./retry";
+import { consoleDeliveryDetail, consoleDeliveryPage, deliveryForConsole, deliverySearchInput, searchDeliveries } from "./search";
+
+const deliveryId = z.object({ id: z.string().trim().min(1).max(100) });
+const endpointId = z.object({ id: z.string().trim().min(1).max(100) });
+
+/**
+ * The console's deliveries (issue 11 item 2, decisions §12): search, detail, retry one, bulk retry
+ * with a dry-run count, and endpoint status and static headers. Reads for both roles; every change
+ * for operators only, audited in its transaction by the domain function.
+ */
+export const webhooksConsoleRouter = router({
+  deliveries: router({
+    search: staffProcedure("deliveries.read")
+      .input(deliverySearchInput)
+      .output(consoleDeliveryPage)
+      .query(({ ctx, input }) => searchDeliveries(ctx.db, input)),
+    detail: staffProcedure("deliveries.read")
+      .input(deliveryId)
+      .output(consoleDeliveryDetail)
+      .query(({ ctx, input }) => deliveryForConsole(ctx.db, input.id)),
+    retry: staffProcedure("deliveries.retry")
+      .input(deliveryId)
+      .output(z.object({ id: z.string(), status: z.string(), attempt_number: z.number().int() }))
+      .mutation(async ({ ctx, input }) => {
+        const delivery = await retryDeliveryAsStaff(ctx.db, ctx.actor, input.id);
+        return { id: delivery.id, status: delivery.status, attempt_number: delivery.attempt_number };
+      }),
+  }),
+  bulkRetries: router({
+    /** The dry run: how many failed deliveries a bulk retry of this filter would re-enqueue now. */
+    count: staffProcedure("deliveries.read")
+      .input(bulkRetryFilter)
+      .output(z.object({ matched: z.number().int() }))
+      .query(({ ctx, input }) => countFailedDeliveries(ctx.db, input)),
+    start: staffProcedure("deliveries.bulk_retry")
+      .input(bulkRetryFilter)
+      .output(bulkRetryView)
+      .mutation(async ({ ctx, input }) => viewOfBulkRetry(await startBulkRetry(ctx.db, ctx.actor, input))),
+    progress: staffProcedure("deliveries.read")
+      .input(z.object({ id: z.number().int().positive() }))
+      .output(bulkRetryView)
+      .query(({ ctx, input }) => bulkRetryProgress(ctx.db, input.id)),
+    recent: staffProcedure("deliveries.read")
+      .output(z.array(bulkRetryView))
+      .query(({ ctx }) => recentBulkRetries(ctx.db)),
+  }),
+  endpoints: router({
+    detail: staffProcedure("deliveries.read")
+      .input(endpointId)
+      .output(consoleEndpoint)
+      .query(({ ctx, input }) => endpointForConsole(ctx.db, input.id)),
+    setStatus: staffProcedure("endpoints.manage")
+      .input(endpointId.extend({ status: z.enum(ENDPOINT_STATUSES) }))
+      .output(consoleEndpoint)
+      .mutation(({ ctx, input }) => setEndpointStatusAsStaff(ctx.db, ctx.actor, input.id, input.status)),
+    setHeaders: staffProcedure("endpoints.manage")
+      .input(
+        endpointId.extend({
+          set: z.record(z.string().max(200), z.string().max(5000)).default({}),
+          unset: z.array(z.string().max(200)).max(50).default([]),
+        }),
+      )
+      .output(consoleEndpoint)
+      .mutation(({ ctx, input }) => setEndpointHeadersAsStaff(ctx.db, ctx.actor, input.id, { set: input.set, unset: input.unset })),
+  }),
+});

@@ -1,0 +1,11 @@
+import { getDb } from "../../../server/db/client";
+import { defineTask } from "../../../server/jobs/define-task";
+import { bulkRetryTask, runBulkRetry } from "./retry";
+
+/** A console bulk retry, run in chunks with its progress recorded (issue 11 item 2). */
+export const webhookDeliveryBulkRetry = defineTask({
+  ...bulkRetryTask,
+  handler: async ({ bulkRetryId }) => {
+    await runBulkRetry(await getDb(), bulkRetryId);
+  },
+});
