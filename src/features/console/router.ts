@@ -6,6 +6,7 @@ import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
@@ -45,6 +46,7 @@ export const consoleRouter = router({
       .output(z.array(ingestionEventRow))
       .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
   }),
+  prospects: prospectsConsoleRouter,
   policies: router({
     search: staffProcedure("policies.read")
       .input(policySearchInput)
