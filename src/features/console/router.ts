@@ -8,6 +8,7 @@ import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
 import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
+import { overviewConsoleRouter } from "../webhooks/console/overview-router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
 const ownerRow = z.object({
@@ -46,6 +47,7 @@ export const consoleRouter = router({
       .output(z.array(ingestionEventRow))
       .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
   }),
+  overview: overviewConsoleRouter,
   prospects: prospectsConsoleRouter,
   policies: router({
     search: staffProcedure("policies.read")
