@@ -23,11 +23,11 @@ export function recordAuditRow(record: { action: string; subject: { type: string
   expect(run.status, run.stderr).toBe(0);
 }
 
-/** Screenshots at a phone's and a desktop's width, into test-results/screens (looked at by hand). */
+/** Screenshots at a phone's and a desktop's width, into .data/e2e-screens (looked at by hand; Playwright empties test-results on every run). */
 export async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
-    await page.screenshot({ path: path.join("test-results", "screens", `${name}-${width}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(".data", "e2e-screens", `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -46,6 +46,7 @@ test("an operator finds a prospect by its partner id and reads its eligibility, 
     // Tabs: arrow keys move between them; the chosen tab is in the URL.
     await main.getByRole("tab", { name: "Eligibility" }).focus();
     await page.keyboard.press("ArrowRight");
+    await expect(main.getByRole("tab", { name: /Applications/ })).toBeFocused();
     await page.keyboard.press("ArrowRight");
     await expect(main.getByRole("tab", { name: /Deliveries/ })).toBeFocused();
     await expect(page).toHaveURL(/tab=deliveries/);

@@ -32,7 +32,7 @@ export const deliveryOverview = z.object({
     scheduled: z.number().int(),
     due_by_task: z.array(z.object({ task: z.string(), due: z.number().int() })),
   }),
-  /** Endpoints with failed attempts in the last 24 hours, or not active; most failures first. */
+  /** Endpoints with failed attempts in the last 24 hours, or not active; the latest failure first. */
   failing_endpoints: z.array(
     z.object({
       id: z.string(),
@@ -121,7 +121,7 @@ export async function deliveryOverviewOf(db: Tx): Promise<DeliveryOverview> {
     left join recent r on r.endpoint_id = ep.id
     left join property_owners o on o.id = ep.owner_id
     where ep.deleted_at is null and (r.failed_attempts > 0 or ep.status <> 'active')
-    order by coalesce(r.failed_attempts, 0) desc, ep.status desc, ep.id
+    order by r.last_failure_at desc nulls last, coalesce(r.failed_attempts, 0) desc, ep.id
     limit 10`);
 
   const hours = [...hourly].map((row) => ({
