@@ -27,6 +27,8 @@ export function recordAuditRow(record: { action: string; subject: { type: string
 export async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    // Two frames: the page has laid out and painted at the new width before the capture.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.screenshot({ path: path.join(".data", "e2e-screens", `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
