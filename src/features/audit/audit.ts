@@ -39,6 +39,8 @@ export const auditSearchInput = z.object({
   subjectId: z.string().trim().max(200).optional(),
   ownerId: z.number().int().positive().optional(),
   before: z.number().int().positive().optional(),
+  /** The same as `before`, under the name tRPC's infinite queries page with. */
+  cursor: z.number().int().positive().nullish(),
   limit: z.number().int().min(1).max(200).default(50),
 });
 
@@ -63,7 +65,8 @@ export async function searchAudit(db: Tx, input: z.input<typeof auditSearchInput
   if (filters.subjectType) conditions.push(eq(auditLog.subjectType, filters.subjectType));
   if (filters.subjectId) conditions.push(eq(auditLog.subjectId, filters.subjectId));
   if (filters.ownerId) conditions.push(eq(auditLog.ownerId, filters.ownerId));
-  if (filters.before) conditions.push(lt(auditLog.id, filters.before));
+  const before = filters.before ?? filters.cursor;
+  if (before) conditions.push(lt(auditLog.id, before));
   const rows = await db
     .select()
     .from(auditLog)

@@ -6,7 +6,9 @@ import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
+import { overviewConsoleRouter } from "../webhooks/console/overview-router";
 import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
@@ -47,6 +49,8 @@ export const consoleRouter = router({
       .output(z.array(ingestionEventRow))
       .query(({ ctx, input }) => recentIngestionEvents(ctx.db, input.status)),
   }),
+  overview: overviewConsoleRouter,
+  prospects: prospectsConsoleRouter,
   policies: router({
     search: staffProcedure("policies.read")
       .input(policySearchInput)

@@ -1,11 +1,16 @@
 import { PageHeader } from "../_ui";
+import { Overview } from "./overview/overview";
 
-/** The console's landing page; the overview's charts replace this text (issue 11 item 7). */
+export const metadata = { title: "Overview" };
+
+/** The console's landing page (issue 11 item 7). */
 export default function ConsoleHome() {
   return (
     <section>
-      <PageHeader title="Overview" />
-      <p>Choose a section above.</p>
+      <PageHeader title="Overview">
+        <p className="lede">Webhook deliveries over the last 24 hours, the job queue and the endpoints that fail.</p>
+      </PageHeader>
+      <Overview />
     </section>
   );
 }

@@ -33,8 +33,8 @@ export function PageHeader({
 }
 
 /**
- * A filter form in a `<search>` landmark. Give it `useUrlFilters().formKey` as `key` so the fields
- * show the URL's values after back/forward; `onApply` receives the form (see `fromForm`).
+ * A filter form in a `<search>` landmark. Give it `useUrlFilters().formKey` as `key` so its fields
+ * clear on reset; `onApply` receives the form (see `fromForm`).
  */
 export function FilterBar({
   label,

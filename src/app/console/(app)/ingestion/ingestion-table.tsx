@@ -25,7 +25,7 @@ const columns: ColumnDef<Row>[] = [
     header: "Prospect",
     cell: ({ getValue }) => {
       const id = getValue<string | null>();
-      return id ? <Link href={`/console/prospects?q=${encodeURIComponent(id)}`}>{id}</Link> : "—";
+      return id ? <Link href={`/console/prospects?source_prospect_id=${encodeURIComponent(id)}`}>{id}</Link> : "—";
     },
   },
   { accessorKey: "client_id", header: "Client", cell: ({ getValue }) => <code>{getValue<string>()}</code> },
@@ -36,7 +36,7 @@ const columns: ColumnDef<Row>[] = [
       const reasons = getValue<Row["reasons"]>();
       if (!reasons) return "—";
       return (
-        <ul className="reasons">
+        <ul className="reasons cell-text">
           {Object.entries(reasons).map(([field, messages]) => (
             <li key={field}>
               <code>{field}</code>: {messages.join(", ")}

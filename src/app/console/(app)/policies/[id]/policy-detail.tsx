@@ -39,7 +39,7 @@ export function PolicyDetail({ id }: { id: number }) {
           [
             "Partner prospect id",
             policy.source_prospect_id ? (
-              <Link key="p" href={`/console/prospects?q=${encodeURIComponent(policy.source_prospect_id)}`}>
+              <Link key="p" href={`/console/prospects?source_prospect_id=${encodeURIComponent(policy.source_prospect_id)}`}>
                 {policy.source_prospect_id}
               </Link>
             ) : (

@@ -1,0 +1,10 @@
+import { router } from "../../../server/trpc/init";
+import { staffProcedure } from "../../auth/procedures";
+import { deliveryOverview, deliveryOverviewOf } from "./overview";
+
+/** The console's landing page (issue 11 item 7): read by both roles. */
+export const overviewConsoleRouter = router({
+  deliveries: staffProcedure("overview.read")
+    .output(deliveryOverview)
+    .query(({ ctx }) => deliveryOverviewOf(ctx.db)),
+});
