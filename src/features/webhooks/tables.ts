@@ -137,7 +137,11 @@ export const webhookAttempts = pgTable(
     responseBodyExcerpt: text("response_body_excerpt"),
     requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull(),
   },
-  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.number)],
+  (t) => [
+    index("webhook_attempts_delivery_idx").on(t.deliveryId, t.number),
+    // The console overview reads the last 24 hours of attempts (issue 11 item 7).
+    index("webhook_attempts_started_idx").on(t.startedAt),
+  ],
 );
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;

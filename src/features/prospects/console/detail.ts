@@ -114,11 +114,7 @@ export async function deliveriesAboutProspect(db: Tx, ownerId: number, sourcePro
     join webhook_endpoints ep on ep.id = d.endpoint_id
     where e.owner_id = ${ownerId}
       and (ep.client_id is null or ep.client_id = ${clientId} or ep.provider_id is not null)
-      and exists (
-        select 1 from jsonb_each(e.body::jsonb -> 'data') as subject(key, value)
-        where jsonb_typeof(subject.value) = 'object'
-          and (subject.value ->> 'source_prospect_id' = ${sourceProspectId}
-               or (e.event = 'prospect.created' and subject.value ->> 'id' = ${sourceProspectId})))
+      and e.source_prospect_id = ${sourceProspectId}
     order by d.created_at desc, d.id desc
     limit 100`);
   return [...rows];
