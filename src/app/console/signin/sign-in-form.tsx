@@ -1,13 +1,17 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { SessionProvider, signIn } from "next-auth/react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { CONSOLE_AUTH_BASE_PATH } from "@/features/console/constants";
 
 function Form() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Until the page is interactive the button stays disabled: a native submit would send the form
+  // before `submit` runs. `method="post"` keeps even that from putting the password in a URL.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
@@ -19,7 +23,7 @@ function Form() {
     else setError("Email or password is not correct.");
   }
   return (
-    <form onSubmit={submit}>
+    <form method="post" onSubmit={submit}>
       <label>
         Email
         <input name="email" type="email" autoComplete="username" required />
@@ -29,7 +33,7 @@ function Form() {
         <input name="password" type="password" autoComplete="current-password" required />
       </label>
       {error && <p role="alert">{error}</p>}
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || !ready}>
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>
