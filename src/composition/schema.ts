@@ -20,3 +20,4 @@ export * from "../features/roster/tables";
 export * from "../features/webhooks/console/bulk-retries.table";
 export * from "../features/webhooks/providers.table";
 export * from "../features/webhooks/tables";
+export * from "../features/owners/merge/merge.table";
