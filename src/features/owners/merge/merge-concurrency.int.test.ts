@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../server/db/client";
+import { call } from "../../../test/http";
 import { prospects } from "../../prospects/tables";
+import { webhookEndpoints } from "../../webhooks/tables";
 import { mergeOwners } from "./merge";
 import { duplicatePair, partnerCalls } from "./merge-test-helpers";
 
@@ -53,6 +55,10 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
       return waiting.length > 0;
     });
     const during = write("during", 6);
+    const endpointDuring = call<{ endpoint: { id: string } }>("POST", `/api/partners/${duplicate.owner.slug}/webhooks/endpoints`, {
+      token: duplicate.token,
+      body: { endpoint: { name: "registered during the merge", destination_url: "https://localhost:9/during", events: ["prospect.created"] } },
+    });
     await sleep(300);
     // The merge is still open: none of the writes sent during it is stored yet, under either slug.
     const early = await db
@@ -90,5 +96,10 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
     expect(stored.map((row) => row.id).sort()).toEqual(all.map((w) => w.id).sort());
     expect(new Set(stored.map((row) => row.ownerId))).toEqual(new Set([survivor.owner.id]));
     expect(await db.select().from(prospects).where(eq(prospects.ownerId, duplicate.owner.id))).toEqual([]);
+    // A webhook endpoint registered under the old slug during the merge is the survivor's too.
+    const endpoint = await endpointDuring;
+    expect(endpoint.status).toBe(201);
+    const [registered] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.body.endpoint.id));
+    expect(registered.ownerId).toBe(survivor.owner.id);
   });
 });
