@@ -20,8 +20,12 @@ type GatedOwner = typeof propertyOwners.$inferSelect;
  */
 export async function enterOwnerWrite(tx: Tx, owner: GatedOwner): Promise<void> {
   for (let hop = 0; hop < 4; hop++) {
-    await tx.execute(sql`select pg_advisory_xact_lock_shared(${MERGE_GATE_SPACE}, ${owner.id})`);
-    const [row] = await tx.select().from(propertyOwners).where(eq(propertyOwners.id, owner.id));
+    // Sent together, one round trip: on the transaction's one connection the server runs the read
+    // (and takes its snapshot) only once the lock is held, so it sees a merge that committed meanwhile.
+    const [, [row]] = await Promise.all([
+      tx.execute(sql`select pg_advisory_xact_lock_shared(${MERGE_GATE_SPACE}, ${owner.id})`),
+      tx.select().from(propertyOwners).where(eq(propertyOwners.id, owner.id)),
+    ]);
     if (!row) return;
     if (row.mergedIntoId === null) {
       Object.assign(owner, row);

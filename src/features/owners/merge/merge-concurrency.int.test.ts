@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { getDb } from "../../../server/db/client";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { databaseUrl, getDb } from "../../../server/db/client";
+import { connectPostgres } from "../../../server/db/url";
 import { call } from "../../../test/http";
 import { prospects } from "../../prospects/tables";
 import { webhookEndpoints } from "../../webhooks/tables";
@@ -21,6 +22,10 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
   it("prospect POSTs under both slugs before, during and after the merge all land on the survivor", async () => {
     const { duplicate, survivor } = await duplicatePair();
     const db = await getDb();
+    // The test's own hold and checks use their own connections: the writes waiting on the merge
+    // may hold every connection of the service's pool meanwhile.
+    const control = connectPostgres(await databaseUrl(), { max: 2 });
+    onTestFinished(() => control.end());
     const onDuplicate = partnerCalls(duplicate.token, duplicate.owner.slug, duplicate.source);
     const onSurvivor = partnerCalls(duplicate.token, survivor.owner.slug, duplicate.source);
     const write = (batch: string, n: number) => [
@@ -39,8 +44,8 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
     const lockTaken = new Promise<void>((resolve) => {
       locked = resolve;
     });
-    const blocker = db.transaction(async (tx) => {
-      await tx.execute(sql`lock table audit_log in share row exclusive mode`);
+    const blocker = control.begin(async (tx) => {
+      await tx`lock table audit_log in share row exclusive mode`;
       locked();
       await held;
     });
@@ -51,7 +56,7 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
     const merge = mergeOwners(db, { cli: "test" }, { from: duplicate.owner.slug, into: survivor.owner.slug });
     // Until the merge waits at its audit row: every record moved, the transaction still open.
     await waitFor(async () => {
-      const waiting = await db.execute(sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "audit_log"%'`);
+      const waiting = await control`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "audit_log"%'`;
       return waiting.length > 0;
     });
     const during = write("during", 6);
@@ -61,15 +66,7 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
     });
     await sleep(300);
     // The merge is still open: none of the writes sent during it is stored yet, under either slug.
-    const early = await db
-      .select({ id: prospects.sourceProspectId })
-      .from(prospects)
-      .where(
-        inArray(
-          prospects.sourceProspectId,
-          during.map((w) => w.id),
-        ),
-      );
+    const early = await control`select source_prospect_id from prospects where source_prospect_id in ${control(during.map((w) => w.id))}`;
     expect(early).toEqual([]);
     release();
     await blocker;
