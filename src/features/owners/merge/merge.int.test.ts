@@ -8,7 +8,7 @@ import { auditLog } from "../../audit/audit-log.table";
 import { prospects } from "../../prospects/tables";
 import { bankAccounts, properties } from "../../roster/tables";
 import { forgetSigningSecrets, signingSecretsFor } from "../../webhooks/secrets";
-import { webhookEndpoints } from "../../webhooks/tables";
+import { webhookDeliveries, webhookEndpoints } from "../../webhooks/tables";
 import { propertyOwners } from "../tables";
 import { mergeOwners } from "./merge";
 import { duplicatePair, partnerCalls, staff } from "./merge-test-helpers";
@@ -70,7 +70,7 @@ describe("owner merge (decisions §12 Owners)", () => {
     expect(result).toMatchObject({ from, into, moved: { buildings: 2, prospects: 2, endpoints: 1, bank_accounts: 1 } });
 
     // Nothing left on the duplicate, which still exists, pointing at the survivor.
-    for (const table of [properties, prospects, bankAccounts, webhookEndpoints]) {
+    for (const table of [properties, prospects, bankAccounts, webhookEndpoints, webhookDeliveries]) {
       expect(await db.select().from(table).where(eq(table.ownerId, duplicate.owner.id))).toEqual([]);
     }
     expect((await ownerRow(duplicate.owner.id)).mergedIntoId).toBe(survivor.owner.id);

@@ -127,6 +127,8 @@ async function moveRecords(tx: Tx, f: number, i: number): Promise<void> {
     "move_outs",
     "webhook_endpoints",
     "webhook_events",
+    // Denormalized onto deliveries for the console's search by owner.
+    "webhook_deliveries",
   ]) {
     await tx.execute(sql`update ${sql.identifier(table)} set owner_id = ${i} where owner_id = ${f}`);
   }
