@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { databaseUrl, getDb } from "../../../server/db/client";
 import { connectPostgres } from "../../../server/db/url";
