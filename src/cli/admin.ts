@@ -6,8 +6,10 @@ import { audienceOf } from "../features/auth/tokens";
 import { createUser } from "../features/console/users";
 import { addFrameOrigin } from "../features/enrollment/frame-origins";
 import { grantBuilding } from "../features/owners/building-grants";
+import { mergeOwners } from "../features/owners/merge/merge";
+import { listOwners } from "../features/owners/merge/owner-list";
+import { planMerge } from "../features/owners/merge/plan";
 import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
-import { propertyOwners } from "../features/owners/tables";
 import { listPoliciesOfOwner } from "../features/policies/list";
 import { createSource } from "../features/prospects/sources";
 import { correctAddress } from "../features/roster/console/actions";
@@ -108,11 +110,19 @@ const COMMANDS: Record<string, Command> = {
       return { signing_secret: secret, previous_secret_valid_until: new Date(Date.now() + ROTATION_WINDOW_MS).toISOString() };
     },
   },
+  "owner merge": {
+    usage: "--from SLUG --into SLUG [--dry-run]",
+    run: async (flags) => {
+      const db = await getDb();
+      const pair = { from: str(flags, "from"), into: str(flags, "into") };
+      if (flags["dry-run"] === true) return { plan: await planMerge(db, pair.from, pair.into) };
+      return { merge: await mergeOwners(db, { cli: os.userInfo().username }, pair) };
+    },
+  },
   "owner list": {
     usage: "",
     run: async () => {
-      const owners = await (await getDb()).select().from(propertyOwners).orderBy(propertyOwners.id);
-      return { owners: owners.map((owner) => ({ owner_slug: owner.slug, external_org_id: owner.externalOrgId, name: owner.name, managed: owner.managed })) };
+      return { owners: await listOwners(await getDb()) };
     },
   },
   "policy list": {
@@ -260,6 +270,8 @@ export async function runAdmin(argv: string[]): Promise<number> {
         email: { type: "string" },
         password: { type: "string" },
         role: { type: "string" },
+        from: { type: "string" },
+        into: { type: "string" },
       },
     });
     await migrateDatabase(await databaseUrl());

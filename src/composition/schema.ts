@@ -9,6 +9,7 @@ export * from "../features/enrollment/renters/users.table";
 export * from "../features/enrollment/underwriting/rules.table";
 export * from "../features/ingestion/tables";
 export * from "../features/move-outs/tables";
+export * from "../features/owners/merge/merge.table";
 export * from "../features/owners/tables";
 export * from "../features/payments/tables";
 export * from "../features/policies/documents/policy-documents.table";

@@ -89,7 +89,8 @@ export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: stri
 
 /**
  * The owner of a slug and whether the client was granted it, in one statement (spec Owner slugs and
- * access: unknown slug 404, not granted 403). Undefined when the slug is unknown.
+ * access: unknown slug 404, not granted 403). Undefined when the slug is unknown. The slug of an
+ * owner merged into another answers for the survivor (decisions §12 Owners).
  */
 export async function ownerForClient(tx: Tx, slug: string, clientId: string): Promise<{ owner: Owner; granted: boolean } | undefined> {
   const [row] = await tx
@@ -98,7 +99,7 @@ export async function ownerForClient(tx: Tx, slug: string, clientId: string): Pr
       granted: sql<boolean>`exists (select 1 from ${clientOwnerGrants} where ${clientOwnerGrants.clientId} = ${clientId} and ${clientOwnerGrants.ownerId} = ${propertyOwners.id})`,
     })
     .from(propertyOwners)
-    .where(eq(propertyOwners.slug, slug))
+    .where(eq(propertyOwners.id, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${slug})`))
     .limit(1);
   return row;
 }

@@ -4,6 +4,7 @@ import { invalidInput } from "../../server/http/input-errors";
 import { t } from "../../server/trpc/init";
 import type { AuditActor } from "../audit/audit";
 import { can, type Permission } from "../console/permissions";
+import { gatedDb } from "../owners/merge/gate";
 import type { propertyOwners } from "../owners/tables";
 import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
 import { isValidRequestSignature } from "./request-signature";
@@ -74,7 +75,7 @@ export function ingestionProcedure(scope: IngestionScope) {
  * a caller not granted the owner 403.
  */
 export function ownerProcedure(scope: PartnerScope) {
-  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput, meta }) => {
+  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput, meta, type }) => {
     const raw = (await getRawInput()) as { owner_slug?: unknown } | undefined;
     // Routes taking the slug as a query parameter (reset): a missing one is invalid input, not a 404.
     if (raw?.owner_slug === undefined || raw.owner_slug === "") {
@@ -86,6 +87,9 @@ export function ownerProcedure(scope: PartnerScope) {
     const found = slug ? await ownerForClient(ctx.db, slug, client.id) : undefined;
     if (!found) throw toTRPCError(errors.notFound("Property owner not found"));
     if (!found.granted) throw toTRPCError(errors.forbidden("Client is not authorized for this property owner"));
+    // A write's transactions enter the owner's merge gate first (owners/merge/gate.ts): during a
+    // merge they wait, and a write that named a merged owner acts on its survivor.
+    if (type === "mutation") return next({ ctx: { owner: found.owner, db: gatedDb(ctx.db, found.owner) } });
     return next({ ctx: { owner: found.owner } });
   });
 }

@@ -4,6 +4,7 @@ import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
 import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
+import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
 import { prospectsConsoleRouter } from "../prospects/console/router";
@@ -61,6 +62,7 @@ export const consoleRouter = router({
       .output(consolePolicyDetail)
       .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
+  ownerMerge: ownerMergeConsoleRouter,
   owners: router({
     list: staffProcedure("owners.read")
       .output(z.array(ownerRow))

@@ -4,6 +4,7 @@ import type { Tx } from "../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../server/errors";
 import { fieldErrorsOf } from "../../server/http/input-errors";
 import { isOwnerGranted } from "../auth/clients";
+import { enterOwnerWrite } from "../owners/merge/gate";
 import { findOwnerBySlug } from "../owners/service";
 import { prospectFields } from "../prospects/schemas";
 import { findProspect, lockProspect, type ProspectTransition, upsertProspect } from "../prospects/service";
@@ -61,6 +62,8 @@ async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
   if (!envelope.success) throw new Rejection(fieldErrorsOf(envelope.error));
   const { owner_slug, source: code, source_prospect_id, occurred_at, data } = envelope.data;
   const owner = (await findOwnerBySlug(tx, owner_slug)) ?? reject("owner_slug", INGESTION_MESSAGES.unknownOwner);
+  // During an owner merge this waits for it; after it, the survivor (owners/merge/gate.ts).
+  await enterOwnerWrite(tx, owner);
   if (!(await isOwnerGranted(tx, event.clientId, owner.id))) reject("owner_slug", INGESTION_MESSAGES.notGranted);
   const [source] = await tx.select().from(sources).where(eq(sources.code, code));
   if (!source) reject("source", INGESTION_MESSAGES.unknownSource);

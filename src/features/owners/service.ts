@@ -63,7 +63,8 @@ async function createOwner(tx: Tx, clientId: string, input: UpsertOwnerInput): P
 
 async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: UpsertOwnerInput): Promise<Owner> {
   // spec Owner creation: 409 when the identifier belongs to an owner the service manages directly.
-  if (owner.managed) throw errors.conflict(OWNER_MESSAGES.managed);
+  // decisions §12 Owners: the external_org_id of an owner merged into another answers the same 409.
+  if (owner.managed || owner.mergedIntoId !== null) throw errors.conflict(OWNER_MESSAGES.managed);
   if (!(await isOwnerGranted(tx, clientId, owner.id))) throw errors.conflict(OWNER_MESSAGES.takenByAnotherPartner);
   const changes: Partial<typeof propertyOwners.$inferInsert> = {};
   // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
@@ -109,7 +110,17 @@ export async function createManagedOwner(tx: Tx, input: { name: string; external
   return owner;
 }
 
+/** The owner a slug names: for a merged owner, its survivor (decisions §12 Owners). */
 export async function findOwnerBySlug(tx: Tx, slug: string): Promise<Owner | undefined> {
+  const [owner] = await tx
+    .select()
+    .from(propertyOwners)
+    .where(eq(propertyOwners.id, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${slug})`));
+  return owner;
+}
+
+/** The owner of this very slug, merged or not (the console and the merge itself name owners this way). */
+export async function findOwnerBySlugExactly(tx: Tx, slug: string): Promise<Owner | undefined> {
   const [owner] = await tx.select().from(propertyOwners).where(eq(propertyOwners.slug, slug));
   return owner;
 }

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** A property owner (spec Property owner). */
 export const propertyOwners = pgTable(
@@ -20,6 +20,12 @@ export const propertyOwners = pgTable(
     previousSigningSecretEncrypted: text("previous_signing_secret_encrypted"),
     previousSigningSecretExpiresAt: timestamp("previous_signing_secret_expires_at", { withTimezone: true }),
     createdByClientId: text("created_by_client_id"),
+    /**
+     * Set when this owner was merged into another (decisions §12, owners/merge/): its slug and
+     * external_org_id keep resolving to that survivor. Always one hop: a later merge of the survivor
+     * repoints it.
+     */
+    mergedIntoId: integer("merged_into_id").references((): AnyPgColumn => propertyOwners.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -27,6 +33,7 @@ export const propertyOwners = pgTable(
     uniqueIndex("property_owners_slug_key").on(t.slug),
     uniqueIndex("property_owners_external_org_id_key").on(t.externalOrgId),
     index("property_owners_created_by_idx").on(t.createdByClientId),
+    index("property_owners_merged_into_idx").on(t.mergedIntoId),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { ownerMergeBuildingAccess } from "../owners/merge/merge.table";
 import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
 import { properties } from "./tables";
@@ -13,5 +14,7 @@ import { properties } from "./tables";
  */
 export function grantedBuildings(owner: Pick<Owner, "id" | "managed">, clientId: string): SQL | undefined {
   if (!owner.managed) return undefined;
-  return sql`(${properties.pmsType}, ${properties.pmsPropertyId}) in (select ${ownerBuildingGrants.pmsType}, ${ownerBuildingGrants.pmsPropertyId} from ${ownerBuildingGrants} where ${ownerBuildingGrants.ownerId} = ${owner.id} and ${ownerBuildingGrants.clientId} = ${clientId})`;
+  // Or a building that moved into this owner from a duplicate the client had (decisions §12 Owners).
+  return sql`((${properties.pmsType}, ${properties.pmsPropertyId}) in (select ${ownerBuildingGrants.pmsType}, ${ownerBuildingGrants.pmsPropertyId} from ${ownerBuildingGrants} where ${ownerBuildingGrants.ownerId} = ${owner.id} and ${ownerBuildingGrants.clientId} = ${clientId})
+    or ${properties.id} in (select ${ownerMergeBuildingAccess.propertyId} from ${ownerMergeBuildingAccess} where ${ownerMergeBuildingAccess.clientId} = ${clientId}))`;
 }

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { decryptSecret, encryptSecret } from "../../server/secrets";
+import { ownerMerges } from "../owners/merge/merge.table";
 import { newSigningSecret } from "../owners/service";
 import { propertyOwners } from "../owners/tables";
 import { providers } from "./providers.table";
@@ -38,11 +39,21 @@ async function loadSecrets(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promis
     const [provider] = await tx.select().from(providers).where(eq(providers.id, endpoint.providerId));
     return activeSecrets(provider, now);
   }
-  const [owner] = await tx
-    .select()
-    .from(propertyOwners)
-    .where(eq(propertyOwners.id, endpoint.ownerId as number));
-  return activeSecrets(owner, now);
+  const ownerId = endpoint.ownerId as number;
+  const [[owner], merged] = await Promise.all([
+    tx.select().from(propertyOwners).where(eq(propertyOwners.id, ownerId)),
+    // decisions §12 Owners: a merged duplicate's secret stays valid beside the survivor's for 24 h.
+    tx
+      .select({ secret: ownerMerges.fromSigningSecretEncrypted })
+      .from(ownerMerges)
+      .where(and(eq(ownerMerges.intoOwnerId, ownerId), gt(ownerMerges.secretValidUntil, now))),
+  ]);
+  return [...activeSecrets(owner, now), ...merged.map((row) => decryptSecret(row.secret))];
+}
+
+/** Drops the cached secrets of these owners (a merge changes what they sign with). */
+export function forgetSigningSecrets(ownerIds: number[]): void {
+  for (const id of ownerIds) cache.delete(`owner:${id}`);
 }
 
 /** Rotation: a new secret; the old one is still signed with for 24 hours. Returns the new secret. */

@@ -12,7 +12,9 @@ export const createOwnerEndpoint = ownerProcedure("webhooks:manage")
   .input(jsonBody(scoped.extend(createBody.shape)))
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => {
-    const endpoint = await createEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint);
+    // In a transaction: it enters the owner's merge gate, and `ctx.owner` is read after it (a write
+    // under a merged owner's slug lands on the survivor; owners/merge/gate.ts).
+    const endpoint = await ctx.db.transaction((tx) => createEndpoint(tx, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint));
     ctx.rest.status = 201;
     return { status_code: 201, endpoint: endpointView(endpoint) };
   });
