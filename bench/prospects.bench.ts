@@ -122,6 +122,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     // and validation (inputs are parsed before the clock starts).
     const { closeDb, getDb } = await import("../src/server/db/client");
     const { sourceForClient, upsertProspect } = await import("../src/features/prospects/service");
+    const { enterOwnerWrite } = await import("../src/features/owners/merge/gate");
     const { prospectFields } = await import("../src/features/prospects/schemas");
     const { propertyOwners } = await import("../src/features/owners/tables");
     const { inArray } = await import("drizzle-orm");
@@ -135,7 +136,12 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     }
     const inProcess = await phase("tx", async (id, o) => {
       const fields = parsed.get(id) as ReturnType<typeof prospectFields.parse>;
-      await db.transaction(async (tx) => upsertProspect(tx, { owner: ownerRow(o), clientId, source: await sourceForClient(tx, source, clientId), fields }));
+      await db.transaction(async (tx) => {
+        // The API's transaction enters the owner's merge gate first (owners/merge/gate.ts): so does this one.
+        const owner = { ...ownerRow(o) };
+        await enterOwnerWrite(tx, owner);
+        return upsertProspect(tx, { owner, clientId, source: await sourceForClient(tx, source, clientId), fields });
+      });
       return new Response(null, { status: 200 });
     });
     await closeDb();
