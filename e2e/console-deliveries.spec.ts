@@ -2,12 +2,12 @@ import fs from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../playwright.config";
 import { connectPostgres } from "../src/server/db/url";
 import { completeProspectFields } from "../src/test/samples";
+import { signInAsOperator } from "./console-helpers";
 import { createActiveOwner, type Partner, partnerApi, unique } from "./enrollment-helpers";
-import { demoCredentials } from "./helpers";
 
 /** An HTTPS receiver trusted by the e2e server whose answer can be flipped (500 until told otherwise). */
 async function flippableReceiver() {
@@ -39,15 +39,6 @@ function database() {
   return connectPostgres(instance.url, { max: 1, onnotice: () => {} });
 }
 
-async function signIn(page: Page) {
-  const demo = demoCredentials();
-  await page.goto("/console/signin");
-  await page.getByLabel("Email").fill(demo.console_email);
-  await page.getByLabel("Password").fill(demo.console_password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
-
 /** Two prospects of a new owner, each `prospect.created` delivered once (500) and then marked failed as after attempt 25. */
 async function twoFailedDeliveries(api: Partner, receiverUrl: string, received: () => number) {
   const owner = await createActiveOwner(api);
@@ -70,7 +61,7 @@ test("an operator finds a failed delivery, reads its payload and attempts, retri
   const api = await partnerApi();
   try {
     const { owner, ids } = await twoFailedDeliveries(api, receiver.url, () => receiver.received.length);
-    await signIn(page);
+    await signInAsOperator(page);
     await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Deliveries" }).click();
     await expect(page.getByRole("heading", { name: "Deliveries" })).toBeVisible();
 

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { signInAsOperator } from "./console-helpers";
 import { demoCredentials } from "./helpers";
 
 /** The demo partner's calls through the Partner API (the demo client may create owners). */
@@ -36,7 +37,6 @@ async function pick(page: Page, label: string, slug: string) {
 }
 
 test("an operator merges a duplicate owner into the survivor, and the partner's old slug answers for the survivor", async ({ page }) => {
-  const demo = demoCredentials();
   const api = await partner(page);
   const tag = Date.now().toString(36);
   const duplicate = await api.createOwner(`Dup ${tag}`);
@@ -45,11 +45,7 @@ test("an operator merges a duplicate owner into the survivor, and the partner's 
   await api.registerEndpoint(survivor, "survivor's hook");
   expect(await api.endpointNames(duplicate)).toEqual(["duplicate's hook"]);
 
-  await page.goto("/console/signin");
-  await page.getByLabel("Email").fill(demo.console_email);
-  await page.getByLabel("Password").fill(demo.console_password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signInAsOperator(page);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Owners" }).click();
   await page.getByRole("link", { name: "Merge duplicate owners" }).click();
   await expect(page.getByRole("heading", { name: "Merge duplicate owners" })).toBeVisible();

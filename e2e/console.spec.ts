@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signInAsOperator } from "./console-helpers";
 import { demoCredentials } from "./helpers";
 
 test("an anonymous visit to the console is sent to sign-in", async ({ page }) => {
@@ -18,11 +19,7 @@ test("a wrong password is refused with a message", async ({ page }) => {
 
 test("an operator signs in and sees the demo owner, read through the console's tRPC router", async ({ page }) => {
   const demo = demoCredentials();
-  await page.goto("/console/signin");
-  await page.getByLabel("Email").fill(demo.console_email);
-  await page.getByLabel("Password").fill(demo.console_password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signInAsOperator(page);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Owners" }).click();
   await expect(page).toHaveURL(/\/console\/owners$/);
   await expect(page.getByRole("heading", { name: "Property owners" })).toBeVisible();
@@ -36,12 +33,7 @@ test("an operator signs in and sees the demo owner, read through the console's t
 });
 
 test("the policies screen searches, and a policy page that does not exist says so (admin_policy_url's page)", async ({ page }) => {
-  const demo = demoCredentials();
-  await page.goto("/console/signin");
-  await page.getByLabel("Email").fill(demo.console_email);
-  await page.getByLabel("Password").fill(demo.console_password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signInAsOperator(page);
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Policies" }).click();
   await expect(page.getByRole("heading", { name: "Policies" })).toBeVisible();
   await page.getByLabel("Policy number, renter or prospect id").fill("PIS-1900-000000");
