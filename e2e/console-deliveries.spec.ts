@@ -96,7 +96,15 @@ test("an operator finds a failed delivery, reads its payload and attempts, retri
       .poll(
         async () => {
           await page.reload();
-          return main.getByText("delivered", { exact: true }).first().isVisible();
+          // The detail is fetched after the page loads: wait a moment for it before judging.
+          return main
+            .getByText("delivered", { exact: true })
+            .first()
+            .waitFor({ timeout: 3_000 })
+            .then(
+              () => true,
+              () => false,
+            );
         },
         { timeout: 20_000 },
       )
