@@ -1,18 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import type { DemoDelivery } from "@/features/demo/activity";
 
-type Delivery = {
-  id: string;
-  event: string;
-  status: string;
-  attempt_number: number;
-  last_attempt_failure_reason: string | null;
-  endpoint_name: string;
-  destination_url: string;
-  created_at: string;
-  payload: string;
-};
+type Delivery = DemoDelivery;
 
 const POLL_MS = 1_000;
 
