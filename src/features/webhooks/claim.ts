@@ -52,6 +52,10 @@ export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUnt
       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
       where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
         and ${isDue}
+      -- Row locks taken here, in id order: two claimers of overlapping batches queue behind each
+      -- other instead of deadlocking in the updates below (which then find the rows already locked).
+      order by d.id
+      for update of d
     ), claimed as (
       update webhook_deliveries d
       set status = 'delivering', lease_expires_at = ${leaseUntil.toISOString()}::timestamptz, updated_at = ${at}::timestamptz
