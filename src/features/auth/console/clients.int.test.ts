@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consoleRouter } from "@/composition/router";
 import { getDb } from "@/server/db/client";
+import { appErrorOf, fieldMessagesOf } from "@/server/errors";
+import { fieldErrorsOf } from "@/server/http/input-errors";
 import { logger } from "@/server/log";
 import type { ConsoleUser } from "@/server/trpc/context";
 import { newClient, newOwner, unique } from "@/test/factories";
-import { appErrorOf, fieldMessagesOf } from "@/server/errors";
-import { fieldErrorsOf } from "@/server/http/input-errors";
 import { call } from "@/test/http";
 import { auditLog } from "../../audit/audit-log.table";
 import { mergeOwners } from "../../owners/merge/merge";
@@ -55,7 +55,12 @@ describe("console: API clients (issue 11 item 5)", () => {
   it("creates a client whose secret is answered once, never stored in the clear or audited, and that can call a granted owner", async () => {
     const owner = await someOwner();
     const created = await (await as(manager)).accessClients.create({ name: "Acme PMS", gateway: "partner", require_signature: false });
-    expect(created.client).toMatchObject({ name: "Acme PMS", gateway: "partner", scopes: expect.arrayContaining(["owners:write", "move_outs:read"]), owner_grants: 0 });
+    expect(created.client).toMatchObject({
+      name: "Acme PMS",
+      gateway: "partner",
+      scopes: expect.arrayContaining(["owners:write", "move_outs:read"]),
+      owner_grants: 0,
+    });
     expect(created.client.scopes).toHaveLength(8);
     expect(created.client_secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
@@ -70,7 +75,9 @@ describe("console: API clients (issue 11 item 5)", () => {
     const [row] = await (await getDb()).select().from(apiClients).where(eq(apiClients.id, created.client.client_id));
     expect(JSON.stringify(row)).not.toContain(created.client_secret);
     const log = await auditOf(created.client.client_id);
-    expect(log).toEqual([expect.objectContaining({ action: "clients.create", actor: "am@example.com", before: null, after: expect.objectContaining({ name: "Acme PMS" }) })]);
+    expect(log).toEqual([
+      expect.objectContaining({ action: "clients.create", actor: "am@example.com", before: null, after: expect.objectContaining({ name: "Acme PMS" }) }),
+    ]);
     expect(JSON.stringify(log)).not.toContain(created.client_secret);
 
     // Not granted yet: 403; granted from the console: passes the grant check (404 for the unknown move-out).
@@ -116,7 +123,12 @@ describe("console: API clients (issue 11 item 5)", () => {
       expect(failure).toMatchObject({ code: "BAD_REQUEST" });
       expect(fieldsOf(failure).scopes[0]).toMatch(/^Scopes not of the (partner|ingestion) gateway/);
     }
-    for (const bad of [{ name: " ", gateway: "partner" }, { name: "X", gateway: "nope" }, { name: "X", gateway: "partner", scopes: ["root"] }, { name: "X", gateway: "partner", provider_code: "Bad Code" }])
+    for (const bad of [
+      { name: " ", gateway: "partner" },
+      { name: "X", gateway: "nope" },
+      { name: "X", gateway: "partner", scopes: ["root"] },
+      { name: "X", gateway: "partner", provider_code: "Bad Code" },
+    ])
       await expect(caller.accessClients.create(bad as never)).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect((await caller.accessClients.search({})).length).toBe(before);
     expect(await caller.accessClients.search({ query: "Mixed" })).toEqual([]);
@@ -149,7 +161,10 @@ describe("console: API clients (issue 11 item 5)", () => {
     const foreign = await caller.accessClients.update({ client_id: client.client_id, scopes: ["events:write"] }).catch((error) => error);
     expect(foreign).toMatchObject({ code: "UNPROCESSABLE_CONTENT", message: "Scopes not of the partner gateway: events:write" });
     expect(fieldsOf(foreign)).toEqual({ scopes: ["Scopes not of the partner gateway: events:write"] });
-    await expect(caller.accessClients.update({ client_id: "pc_nope", scopes: ["owners:write"] })).rejects.toMatchObject({ code: "NOT_FOUND", message: "No client pc_nope" });
+    await expect(caller.accessClients.update({ client_id: "pc_nope", scopes: ["owners:write"] })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "No client pc_nope",
+    });
     expect((await caller.accessClients.detail({ client_id: client.client_id })).scopes).toEqual(["owners:write", "prospects:read"]);
     expect(await auditOf(client.client_id)).toHaveLength(3);
 
@@ -194,7 +209,10 @@ describe("console: API clients (issue 11 item 5)", () => {
       code: "NOT_FOUND",
       message: "No owner no-such-owner",
     });
-    await expect(caller.accessClients.grantOwner({ client_id: "pc_nope", owner_slug: "x" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "No client pc_nope" });
+    await expect(caller.accessClients.grantOwner({ client_id: "pc_nope", owner_slug: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "No client pc_nope",
+    });
     await expect(caller.accessClients.detail({ client_id: "pc_nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await (await getDb()).update(apiClients).set({ disabledAt: new Date() }).where(eq(apiClients.id, client.client_id));
     const owner = await someOwner();
@@ -208,7 +226,10 @@ describe("console: API clients (issue 11 item 5)", () => {
     const duplicate = await someOwner();
     await mergeOwners(await getDb(), { cli: "test" }, { from: duplicate.slug, into: survivor.slug });
     const merged = await caller.accessClients.grantOwner({ client_id: other.client_id, owner_slug: duplicate.slug }).catch((error) => error);
-    expect(merged).toMatchObject({ code: "UNPROCESSABLE_CONTENT", message: `Owner ${duplicate.slug} was merged into ${survivor.slug}; grant ${survivor.slug}` });
+    expect(merged).toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+      message: `Owner ${duplicate.slug} was merged into ${survivor.slug}; grant ${survivor.slug}`,
+    });
     expect(fieldsOf(merged)).toEqual({ owner_slug: [merged.message] });
     expect(await caller.accessClients.ownerOptions({ query: duplicate.slug })).toEqual([]);
     expect((await caller.accessClients.detail({ client_id: other.client_id })).grants).toEqual([]);
@@ -221,7 +242,9 @@ describe("console: API clients (issue 11 item 5)", () => {
     const db = await getDb();
     const auditRows = (await db.select().from(auditLog)).length;
     await expect(anonymous.accessClients.search({})).rejects.toMatchObject({ code: "UNAUTHORIZED" });
-    await expect(anonymous.accessClients.create({ name: "Nope", gateway: "partner", require_signature: false })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(anonymous.accessClients.create({ name: "Nope", gateway: "partner", require_signature: false })).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
     await expect(anonymous.accessClients.rotateSecret({ client_id: "pc_x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(anonymous.accessClients.grantOwner({ client_id: "pc_x", owner_slug: "x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(anonymous.accessClients.revokeOwner({ client_id: "pc_x", owner_slug: "x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
