@@ -31,7 +31,7 @@ test("create a client, see the secret once, grant an owner, use it, revoke, rota
     await dialog.getByRole("button", { name: "Create client" }).click();
     const shown = page.getByRole("dialog", { name: "Client created" });
     await expect(shown.getByText("you will not see it again")).toBeVisible();
-    const secret = await shown.getByLabel("Secret").inputValue();
+    const secret = await shown.getByRole("textbox", { name: "Secret", exact: true }).inputValue();
     const clientId = (await shown.locator("code").first().textContent()) ?? "";
     expect(secret.length).toBeGreaterThan(30);
     expect(clientId).toMatch(/^pc_/);
@@ -74,12 +74,12 @@ test("create a client, see the secret once, grant an owner, use it, revoke, rota
     await rotate.getByLabel(/Type .* to confirm/).fill(clientId);
     await rotate.getByRole("button", { name: "Rotate secret" }).click();
     await expect(rotate).toBeHidden();
-    const rotated = await page.getByLabel("Secret").inputValue();
+    const rotated = await page.getByRole("textbox", { name: "Secret", exact: true }).inputValue();
     expect(rotated).not.toBe(secret);
     expect((await tokenFor(clientId, secret)).status()).toBe(401);
     expect((await tokenFor(clientId, rotated)).status()).toBe(200);
     await page.getByRole("button", { name: "I have stored it" }).click();
-    await expect(page.getByLabel("Secret")).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Secret", exact: true })).toHaveCount(0);
 
     // The client's changes, and the audit log, by whom; never the secret.
     const changes = page.getByRole("region", { name: "Changes" });

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { ALL_SCOPES } from "@/features/auth/console/scopes-list";
 import { Badge, Can, type ColumnDef, type ConsoleOutputs, DataTable, FilterBar, formatDateTime, Select, TextField, useTRPC, useUrlFilters } from "../../../_ui";
 import css from "../access.module.css";
 import { CreateClient } from "./create-client";
@@ -27,7 +28,12 @@ const columns: ColumnDef<Row>[] = [
   { accessorKey: "client_id", header: "Client id", cell: ({ getValue }) => <code>{getValue<string>()}</code> },
   { accessorKey: "gateway", header: "Gateway", enableSorting: true },
   { accessorKey: "provider_code", header: "Provider", cell: ({ getValue }) => getValue<string | null>() ?? "—" },
-  { accessorKey: "scopes", header: "Scopes", cell: ({ getValue }) => scopeList(getValue<string[]>()) },
+  {
+    accessorKey: "scopes",
+    header: "Scopes",
+    cell: ({ row }) =>
+      row.original.scopes.length === ALL_SCOPES[row.original.gateway].length ? `all ${row.original.scopes.length}` : scopeList(row.original.scopes),
+  },
   { accessorKey: "require_signature", header: "Signature", cell: ({ getValue }) => (getValue<boolean>() ? "required" : "optional") },
   { accessorKey: "owner_grants", header: "Owners", enableSorting: true },
   { accessorKey: "created_at", header: "Created", enableSorting: true, cell: ({ getValue }) => formatDateTime(getValue<string>()) },

@@ -17,7 +17,8 @@ function change(row: Audit): string {
   if (row.action === "clients.grant_owner") return `granted ${after.owner_slug}`;
   if (row.action === "clients.revoke_owner") return `revoked ${before.owner_slug}`;
   if (row.action === "clients.rotate_secret") return `secret version ${before.secret_version} → ${after.secret_version}`;
-  if (row.action === "clients.create") return `created with ${(after.scopes as string[] | undefined)?.join(", ") ?? "its scopes"}`;
+  if (row.action === "clients.create")
+    return `created: ${after.gateway} gateway, ${(after.scopes as string[] | undefined)?.length ?? 0} scopes, signature ${after.require_signature ? "required" : "optional"}`;
   const parts: string[] = [];
   if (JSON.stringify(before.scopes) !== JSON.stringify(after.scopes))
     parts.push(`scopes ${(before.scopes as string[]).join(", ")} → ${(after.scopes as string[]).join(", ")}`);
