@@ -127,6 +127,7 @@ describe("console: API clients (issue 11 item 5)", () => {
       { name: " ", gateway: "partner" },
       { name: "X", gateway: "nope" },
       { name: "X", gateway: "partner", scopes: ["root"] },
+      { name: "X", gateway: "partner", scopes: [] },
       { name: "X", gateway: "partner", provider_code: "Bad Code" },
     ])
       await expect(caller.accessClients.create(bad as never)).rejects.toMatchObject({ code: "BAD_REQUEST" });

@@ -17,9 +17,9 @@ import { ACCESS_MESSAGES as M } from "./messages";
  * to the next partner request (docs/decisions.md, Console: access management).
  */
 
-export const ALL_SCOPES = [...PARTNER_SCOPES, ...INGESTION_SCOPES] as const;
+const SCOPE_NAMES = [...PARTNER_SCOPES, ...INGESTION_SCOPES] as const;
 const gateway = z.enum(["partner", "ingestion"]);
-const scopeName = z.enum(ALL_SCOPES);
+const scopeName = z.enum(SCOPE_NAMES);
 export const clientIdInput = z.object({ client_id: z.string().trim().min(1).max(100) });
 
 export const clientSearchInput = z.object({
@@ -56,7 +56,8 @@ export const clientCreateInput = z
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, M.providerCodeInvalid)
       .optional()
       .or(z.literal("").transform(() => undefined)),
-    scopes: z.array(scopeName).max(ALL_SCOPES.length).optional(),
+    /** Absent: all of the gateway's scopes; given: at least one. */
+    scopes: z.array(scopeName).min(1, M.scopesRequired).max(SCOPE_NAMES.length).optional(),
     require_signature: z.boolean().default(false),
   })
   .superRefine((input, ctx) => {
@@ -65,7 +66,7 @@ export const clientCreateInput = z
   });
 
 export const clientUpdateInput = clientIdInput.extend({
-  scopes: z.array(scopeName).min(1, M.scopesRequired).max(ALL_SCOPES.length).optional(),
+  scopes: z.array(scopeName).min(1, M.scopesRequired).max(SCOPE_NAMES.length).optional(),
   require_signature: z.boolean().optional(),
 });
 

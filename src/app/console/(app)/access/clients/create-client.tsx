@@ -77,7 +77,7 @@ export function CreateClient() {
             scopes={ALL_SCOPES[gateway]}
             checked={ALL_SCOPES[gateway]}
             error={failure.fields.scopes}
-            legend="Scopes (all of the gateway's by default; none checked means all)"
+            legend="Scopes (all of the gateway's are checked by default)"
           />
           <label className={css.check}>
             <input type="checkbox" name="require_signature" />

@@ -1,4 +1,5 @@
 "use client";
+import { useId } from "react";
 import css from "../access.module.css";
 
 /** The scopes of one gateway as checkboxes named `scopes` (decisions §5); a form reads them with FormData.getAll. */
@@ -13,8 +14,9 @@ export function ScopeChecks({
   error?: string;
   legend?: string;
 }) {
+  const errorId = `${useId()}-error`;
   return (
-    <fieldset className={css.checks} aria-invalid={error ? true : undefined} aria-describedby={error ? "scopes-error" : undefined}>
+    <fieldset className={css.checks} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
       <legend>{legend}</legend>
       <div className={css.checkList}>
         {scopes.map((scope) => (
@@ -25,7 +27,7 @@ export function ScopeChecks({
         ))}
       </div>
       {error && (
-        <small id="scopes-error" className="error">
+        <small id={errorId} className="error">
           {error}
         </small>
       )}
