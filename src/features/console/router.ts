@@ -2,14 +2,17 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
+import { clientsConsoleRouter } from "../auth/console/router";
 import { staffProcedure } from "../auth/procedures";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
+import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { propertyOwners } from "../owners/tables";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
 import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { overviewConsoleRouter } from "../webhooks/console/overview-router";
+import { providersConsoleRouter } from "../webhooks/console/providers.router";
 import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
@@ -63,6 +66,9 @@ export const consoleRouter = router({
       .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
   ownerMerge: ownerMergeConsoleRouter,
+  accessClients: clientsConsoleRouter,
+  buildingGrants: buildingGrantsConsoleRouter,
+  providers: providersConsoleRouter,
   owners: router({
     list: staffProcedure("owners.read")
       .output(z.array(ownerRow))
