@@ -52,15 +52,26 @@ describe("policy cancellation (issue 12 item 2; decisions §11; spec Policy payl
     });
     const db = await getDb();
     const history = await statusHistoryOf(db, policy.id);
-    expect(history.at(-1)).toMatchObject({ fromStatus: "upcoming", toStatus: "canceled", reason: "Renter moved before the lease started", actor: "cli:tester" });
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.subjectId, String(policy.id)));
+    expect(history.at(-1)).toMatchObject({
+      fromStatus: "upcoming",
+      toStatus: "canceled",
+      reason: "Renter moved before the lease started",
+      actor: "cli:tester",
+    });
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, String(policy.id)));
     expect(audit).toMatchObject({
       action: "policies.cancel",
       actorLabel: "cli:tester",
       before: { status: "upcoming" },
       after: { status: "canceled", reason: "Renter moved before the lease started" },
     });
-    const [prospect] = await db.select().from(prospects).where(eq(prospects.id, policy.prospectId as number));
+    const [prospect] = await db
+      .select()
+      .from(prospects)
+      .where(eq(prospects.id, policy.prospectId as number));
     expect(prospect.latestCoverage).toMatchObject({ status: "canceled" });
 
     await runDueJobs();
@@ -99,7 +110,10 @@ describe("policy cancellation (issue 12 item 2; decisions §11; spec Policy payl
     expect((await eventsOf(policy.policyNumber)).slice(before).map((e) => e.event)).toEqual(["policy.canceled"]);
     const db = await getDb();
     expect((await statusHistoryOf(db, policy.id)).filter((c) => c.toStatus === "canceled")).toHaveLength(1);
-    const [{ n }] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.subjectId, String(policy.id)));
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, String(policy.id)));
     expect(n).toBe(1);
   });
 });

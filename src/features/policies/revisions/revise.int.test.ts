@@ -97,10 +97,16 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
       before: { coverage_amount_cents: 150000, status: "upcoming", unit: { name: "101", external_id: "u1" } },
       after: { coverage_amount_cents: 180000, status: "upcoming", unit: { name: "101", external_id: "u1" } },
     });
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.subjectId, String(policy.id)));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, String(policy.id)));
     expect(audit).toMatchObject({ action: "policies.revise", actorLabel: "cli:tester", subjectType: "policy" });
     // The prospect's latest_coverage shows the new amount.
-    const [prospect] = await db.select().from(prospects).where(eq(prospects.id, policy.prospectId as number));
+    const [prospect] = await db
+      .select()
+      .from(prospects)
+      .where(eq(prospects.id, policy.prospectId as number));
     expect(prospect.latestCoverage).toMatchObject({ coverage_amount_cents: 180000, policy_number: policy.policyNumber, status: "upcoming" });
   });
 
@@ -133,7 +139,12 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
     const events = (await eventsOf(policy.policyNumber)).slice(before);
     expect(events.map((e) => e.event).sort()).toEqual(["policy.canceled", "policy.updated"]);
     for (const event of events) {
-      expect(event.data).toMatchObject({ status: "canceled", coverage_end_date: "2027-02-28", renewal_eligibility_status: "blocked", blocking_reasons: ["Policy is canceled"] });
+      expect(event.data).toMatchObject({
+        status: "canceled",
+        coverage_end_date: "2027-02-28",
+        renewal_eligibility_status: "blocked",
+        blocking_reasons: ["Policy is canceled"],
+      });
       expect(Object.keys(event.data)).not.toContain("reason");
       expect(Object.keys(event.data)).not.toContain("policy_url");
     }
@@ -211,7 +222,10 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
     const db = await getDb();
     for (const status of ["canceled", "expired"] as const) {
       await db.update(policies).set({ status }).where(eq(policies.id, policy.id));
-      await expect(revise(policy, { coverage_amount_cents: 160000 })).rejects.toMatchObject({ kind: "conflict", message: `Policy is ${status} and cannot be revised` });
+      await expect(revise(policy, { coverage_amount_cents: 160000 })).rejects.toMatchObject({
+        kind: "conflict",
+        message: `Policy is ${status} and cannot be revised`,
+      });
     }
     await expect(db.transaction((tx) => revisePolicy(tx, CLI, 2_000_000_000, { coverage_amount_cents: 1 }))).rejects.toMatchObject({ kind: "not_found" });
     expect(await countOf(policyRevisions, eq(policyRevisions.policyId, policy.id))).toBe(0);

@@ -3,8 +3,8 @@ import { getDb } from "../../../server/db/client";
 import { call } from "../../../test/http";
 import { runDueJobs } from "../../../test/jobs";
 import { recordUnderwriting, startApplication, submitApplication } from "../../enrollment/applications/service";
-import { properties, units } from "../../roster/tables";
 import { address } from "../../roster/roster-test-helpers";
+import { properties, units } from "../../roster/tables";
 import { webhookEvents } from "../../webhooks/tables";
 import { issuePolicy } from "../issue";
 import { type Policy, policies } from "../policies.table";
@@ -26,7 +26,10 @@ export async function issuedPolicy(p: Partner, sourceProspectId: string, extra: 
     token: p.token,
     body: { endpoint: { name: "servicing", destination_url: p.hook.url, events: ["policy.updated", "policy.canceled", "policy.expired"] } },
   });
-  await call("POST", `${p.base}/properties`, { token: p.token, body: [{ external_system_id: "b2", building_name: "Building Two", address: address("20 Oak St") }] });
+  await call("POST", `${p.base}/properties`, {
+    token: p.token,
+    body: [{ external_system_id: "b2", building_name: "Building Two", address: address("20 Oak St") }],
+  });
   await call("POST", `${p.base}/units`, {
     token: p.token,
     body: [
@@ -62,7 +65,10 @@ export async function unitOf(ownerId: number, externalId: string) {
 export async function eventsOf(policyNumber: string) {
   const db = await getDb();
   const rows = await db.select().from(webhookEvents).where(eq(webhookEvents.policyNumber, policyNumber)).orderBy(asc(webhookEvents.id));
-  return rows.map((row) => ({ event: row.event, data: (JSON.parse(row.body) as { data: { insurance_policy: Record<string, unknown> } }).data.insurance_policy }));
+  return rows.map((row) => ({
+    event: row.event,
+    data: (JSON.parse(row.body) as { data: { insurance_policy: Record<string, unknown> } }).data.insurance_policy,
+  }));
 }
 
 export async function policyRowOf(id: number): Promise<Policy> {
