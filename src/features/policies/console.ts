@@ -35,6 +35,7 @@ export const consolePolicyRow = z.object({
 export type ConsolePolicyRow = z.infer<typeof consolePolicyRow>;
 
 export const consolePolicyDetail = consolePolicyRow.extend({
+  unit_id: z.number().int(),
   product_version: z.string().nullable(),
   cadence: z.enum(["upfront", "monthly"]),
   premium_cents: z.number().int(),
@@ -149,6 +150,7 @@ export async function policyForConsole(db: Tx, id: number): Promise<ConsolePolic
   const [documents, history] = await Promise.all([archivesOfPolicy(db, policy.id), historyOfPolicy(db, policy)]);
   return {
     ...rowOf(row),
+    unit_id: policy.unitId,
     product_version: policy.productVersion,
     cadence: policy.cadence,
     premium_cents: policy.premiumCents,
