@@ -69,8 +69,7 @@ function Actions({ policy }: { policy: Policy }) {
     <Can permission="policies.manage">
       <div className={styles.actions}>
         <section className={styles.panel}>
-          {/* Keyed by the policy's state, so the form shows the new values after a revision. */}
-          <ReviseForm key={`${policy.coverage_amount_cents}-${policy.coverage_start_date}-${policy.coverage_end_date}-${policy.unit_id}`} policy={policy} />
+          <ReviseForm policy={policy} />
         </section>
         <section className={styles.panel}>
           <CancelPolicy policy={policy} />

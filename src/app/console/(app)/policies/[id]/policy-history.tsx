@@ -29,7 +29,7 @@ export function StatusHistory({ policy }: { policy: Policy }) {
     <section aria-labelledby="status-history-title">
       <h2 id="status-history-title">Status history</h2>
       <DataTable
-        label="Status history"
+        label="Status changes"
         columns={statusColumns}
         data={policy.status_history}
         empty="No status changes recorded."
@@ -75,7 +75,7 @@ export function Revisions({ policy }: { policy: Policy }) {
   return (
     <section aria-labelledby="revisions-title">
       <h2 id="revisions-title">Revisions</h2>
-      <DataTable label="Revisions" columns={revisionColumns} data={policy.revisions} empty="Never revised." getRowId={(row) => String(row.id)} />
+      <DataTable label="Revisions made" columns={revisionColumns} data={policy.revisions} empty="Never revised." getRowId={(row) => String(row.id)} />
     </section>
   );
 }
