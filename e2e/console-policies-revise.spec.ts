@@ -77,8 +77,8 @@ test("an operator revises a policy's coverage: policy.updated and policy.documen
     await revise.getByLabel("Note (internal)").fill("Landlord raised the deposit");
     await revise.getByRole("button", { name: "Save revision" }).click();
     await expect(main.getByText("Policy revised.")).toBeVisible();
-    await expect(main.getByRole("region", { name: "Revisions" })).toContainText(`Coverage: ${dollars(oldAmount)} → ${dollars(newAmount)}`);
-    await expect(main.getByRole("region", { name: "Revisions" })).toContainText("Landlord raised the deposit");
+    await expect(main.getByRole("region", { name: "Revisions", exact: true })).toContainText(`Coverage: ${dollars(oldAmount)} → ${dollars(newAmount)}`);
+    await expect(main.getByRole("region", { name: "Revisions", exact: true })).toContainText("Landlord raised the deposit");
 
     // Both events arrive (in either order), signed with the owner's secret, carrying the new state.
     await expect.poll(() => ofEvent("policy.updated").length, { timeout: 30_000 }).toBe(1);
@@ -105,8 +105,8 @@ test("an operator revises a policy's coverage: policy.updated and policy.documen
 
     // The page lists both archive versions and the deliveries about the policy.
     await page.reload();
-    await expect(main.getByRole("region", { name: "Documents" }).getByRole("link")).toHaveCount(2);
-    await expect(main.getByRole("region", { name: "Deliveries" })).toContainText("policy.updated");
+    await expect(main.getByRole("region", { name: "Documents", exact: true }).getByRole("link")).toHaveCount(2);
+    await expect(main.getByRole("region", { name: "Deliveries", exact: true })).toContainText("policy.updated");
     await screenshots(page, "console-policy-revised");
 
     // Cancel, confirmed, with an internal reason: policy.canceled without it.
@@ -116,13 +116,21 @@ test("an operator revises a policy's coverage: policy.updated and policy.documen
     await screenshots(page, "console-policy-cancel-dialog");
     await dialog.getByRole("button", { name: "Cancel the policy" }).click();
     await expect(dialog).toBeHidden();
-    await expect(main.getByRole("region", { name: "Status history" })).toContainText("Renter moved out early");
+    await expect(main.getByRole("region", { name: "Status history", exact: true })).toContainText("Renter moved out early");
     await expect(main.getByText("it can no longer be revised or canceled")).toBeVisible();
     await expect.poll(() => ofEvent("policy.canceled").length, { timeout: 30_000 }).toBe(1);
     const canceled = ofEvent("policy.canceled")[0];
     expect(canceled.data.insurance_policy).toMatchObject({ status: "canceled", renewal_eligibility_status: "blocked" });
     expect(JSON.stringify(canceled)).not.toContain("Renter moved out early");
     await screenshots(page, "console-policy-canceled");
+
+    // The search filters by owner and product, in the URL.
+    await page.goto(`/console/policies?owner=${owner}&product=security_deposit_insurance`);
+    const rows = page.getByRole("region", { name: "Policies", exact: true }).getByRole("row");
+    await expect(rows).toHaveCount(2); // header + the one policy
+    await expect(rows.nth(1)).toContainText(String(first.policy_number));
+    await expect(rows.nth(1)).toContainText("canceled");
+    await screenshots(page, "console-policies-search");
   } finally {
     await api.dispose();
     await receiver.close();

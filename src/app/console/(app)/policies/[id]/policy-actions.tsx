@@ -141,6 +141,7 @@ export function CancelPolicy({ policy }: { policy: Policy }) {
         title={`Cancel policy ${policy.policy_number}?`}
         description="This cannot be undone: a canceled policy can no longer be revised."
         actionLabel="Cancel the policy"
+        dismissLabel="Keep the policy"
         danger
         pending={cancel.isPending}
         error={cancel.error && !reasonError ? errorMessage(cancel.error) : undefined}
