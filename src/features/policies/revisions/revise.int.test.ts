@@ -7,6 +7,7 @@ import { auditLog } from "../../audit/audit-log.table";
 import { residents } from "../../enrollment/renters/residents.table";
 import { propertyOwners } from "../../owners/tables";
 import { prospects } from "../../prospects/tables";
+import { formatPolicyNumber } from "../coverage";
 import { pdfText, unzip } from "../documents/document-test-helpers";
 import { policyDocuments } from "../documents/policy-documents.table";
 import { archivesOfPolicy } from "../documents/storage";
@@ -214,6 +215,47 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
     const [{ n: archivesAfter }] = await db.select({ n: count() }).from(policyDocuments).where(eq(policyDocuments.policyId, policy.id));
     expect(archivesAfter).toBe(archives);
     await expect(revise(policy, { coverage_amount_cents: 200000 })).resolves.toMatchObject({ policy: { coverageAmountCents: 200000 } });
+  });
+
+  it("payloads follow the table for a guarantee policy not from a prospect: product_version present, source_prospect_id omitted", async () => {
+    const p = await partner();
+    const issued = await issuedPolicy(p, "rev-7");
+    const db = await getDb();
+    const [guarantee] = await db
+      .insert(policies)
+      .values({
+        policyNumber: formatPolicyNumber(1997, Math.floor(Math.random() * 900_000) + 100_000),
+        ownerId: p.owner.id,
+        propertyId: issued.propertyId,
+        unitId: issued.unitId,
+        status: "active",
+        productType: "renter_guarantee_insurance",
+        productVersion: "2025.12.01",
+        coverageAmountCents: 300000,
+        coverageStartDate: "2026-01-01",
+        coverageEndDate: "2026-12-31",
+        premiumCents: 1000,
+        cadence: "upfront",
+      })
+      .returning();
+    await revise(guarantee, { coverage_amount_cents: 320000 });
+    const [event] = await eventsOf(guarantee.policyNumber);
+    expect(event).toEqual({
+      event: "policy.updated",
+      data: {
+        id: `policy_${guarantee.id}`,
+        policy_number: guarantee.policyNumber,
+        status: "active",
+        product_type: "renter_guarantee_insurance",
+        product_version: "2025.12.01",
+        coverage_amount_cents: 320000,
+        coverage_start_date: "2026-01-01",
+        coverage_end_date: "2026-12-31",
+        admin_policy_url: `http://localhost:3999/console/policies/${guarantee.id}`,
+        renewal_eligibility_status: "eligible",
+        blocking_reasons: [],
+      },
+    });
   });
 
   it("a canceled or expired policy cannot be revised (409), and an unknown policy is a 404", async () => {

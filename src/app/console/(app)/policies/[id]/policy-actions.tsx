@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { type FormEvent, useId, useState } from "react";
 import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, Field, Input, Select, useTRPC } from "../../../_ui";
-import { money } from "../format";
+import { centsOf, money } from "../format";
 import styles from "./policy.module.css";
 
 type Policy = ConsoleOutputs["policies"]["detail"];
@@ -12,14 +12,6 @@ type Revision = Omit<ConsoleInputs["policies"]["revise"], "id">;
 function fieldErrorsOf(error: unknown): Record<string, string[]> {
   if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
   return {};
-}
-
-/** "1,800.50" or "$1800" → cents; undefined when it is not an amount of dollars with at most two decimals. */
-export function centsOf(text: string): number | undefined {
-  const clean = text.replace(/[$,\s]/g, "");
-  if (!/^\d+(\.\d{1,2})?$/.test(clean)) return undefined;
-  const [dollars, fraction = ""] = clean.split(".");
-  return Number(dollars) * 100 + Number(fraction.padEnd(2, "0"));
 }
 
 function useInvalidatePolicy() {
