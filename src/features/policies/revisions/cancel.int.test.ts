@@ -9,6 +9,7 @@ import { policies } from "../policies.table";
 import { enrollmentPartnersOfThisFile } from "../policy-test-helpers";
 import { statusHistoryOf } from "../status/change-status";
 import { cancelPolicy } from "./cancel";
+import { revisePolicy } from "./revise";
 import { eventsOf, issuedPolicy, policyRowOf } from "./revision-test-helpers";
 
 const partner = enrollmentPartnersOfThisFile();
@@ -115,5 +116,31 @@ describe("policy cancellation (issue 12 item 2; decisions §11; spec Policy payl
       .from(auditLog)
       .where(eq(auditLog.subjectId, String(policy.id)));
     expect(n).toBe(1);
+  });
+
+  it("a revision racing a cancellation: they never interleave; one policy.canceled, and a revision that comes second is a 409", async () => {
+    const p = await partner();
+    const policy = await issuedPolicy(p, "can-5");
+    const before = (await eventsOf(policy.policyNumber)).length;
+    const db = await getDb();
+    const [canceled, revised] = await Promise.allSettled([
+      cancel(policy.id, "race"),
+      db.transaction((tx) => revisePolicy(tx, CLI, policy.id, { coverage_amount_cents: 160000 })),
+    ]);
+    expect(canceled.status).toBe("fulfilled");
+    const row = await policyRowOf(policy.id);
+    expect(row.status).toBe("canceled");
+    const events = (await eventsOf(policy.policyNumber)).slice(before).map((e) => e.event);
+    expect(events.filter((e) => e === "policy.canceled")).toHaveLength(1);
+    if (revised.status === "rejected") {
+      // The cancellation won the lock: the revision saw a canceled policy and changed nothing.
+      expect(revised.reason).toMatchObject({ kind: "conflict", message: "Policy is canceled and cannot be revised" });
+      expect(row.coverageAmountCents).toBe(150000);
+      expect(events).toEqual(["policy.canceled"]);
+    } else {
+      // The revision won: it ran whole first, then the cancellation.
+      expect(row.coverageAmountCents).toBe(160000);
+      expect(events).toEqual(["policy.updated", "policy.canceled"]);
+    }
   });
 });
