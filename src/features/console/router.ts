@@ -8,7 +8,7 @@ import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { propertyOwners } from "../owners/tables";
-import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { policiesConsoleRouter } from "../policies/console/router";
 import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { overviewConsoleRouter } from "../webhooks/console/overview-router";
@@ -55,16 +55,7 @@ export const consoleRouter = router({
   }),
   overview: overviewConsoleRouter,
   prospects: prospectsConsoleRouter,
-  policies: router({
-    search: staffProcedure("policies.read")
-      .input(policySearchInput)
-      .output(z.array(consolePolicyRow))
-      .query(({ ctx, input }) => searchPolicies(ctx.db, input)),
-    detail: staffProcedure("policies.read")
-      .input(z.object({ id: z.number().int().positive() }))
-      .output(consolePolicyDetail)
-      .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
-  }),
+  policies: policiesConsoleRouter,
   ownerMerge: ownerMergeConsoleRouter,
   accessClients: clientsConsoleRouter,
   buildingGrants: buildingGrantsConsoleRouter,
