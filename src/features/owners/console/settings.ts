@@ -33,11 +33,13 @@ export async function lockedLiveOwner(tx: Tx, slug: string): Promise<Owner> {
 export async function updateOwnerSettings(db: Db, actor: AuditActor, input: OwnerSettingsInput): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await lockedLiveOwner(tx, input.slug);
-    const after = await applyOwnerSettings(tx, before, {
-      purchase_flow_enabled: input.purchase_flow_enabled,
-      max_coverage_amount_cents: input.max_coverage_amount_cents,
-    });
-    if (after === before) return;
+    // Only what differs is written: the same value again changes nothing and is not audited.
+    const changes = {
+      purchase_flow_enabled: input.purchase_flow_enabled === before.purchaseFlowEnabled ? undefined : input.purchase_flow_enabled,
+      max_coverage_amount_cents: input.max_coverage_amount_cents === before.maxCoverageAmountCents ? undefined : input.max_coverage_amount_cents,
+    };
+    if (changes.purchase_flow_enabled === undefined && changes.max_coverage_amount_cents === undefined) return;
+    const after = await applyOwnerSettings(tx, before, changes);
     await recordAudit(tx, actor, {
       action: "owner.settings_changed",
       subject: { type: "owner", id: before.slug },
