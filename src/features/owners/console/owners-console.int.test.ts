@@ -105,7 +105,13 @@ describe("console owners: signing secret (spec Webhook signing secret)", () => {
     const revealed = await (await staff("account_manager")).owners.revealSecret({ slug: owner.slug });
     expect(revealed).toEqual({ signing_secret: decryptSecret(owner.signingSecretEncrypted), previous_valid_until: null });
     const [row] = await auditOf(owner.slug);
-    expect(row).toMatchObject({ action: "owner.signing_secret_revealed", actorLabel: "account_manager@example.com", ownerId: owner.id, before: null, after: null });
+    expect(row).toMatchObject({
+      action: "owner.signing_secret_revealed",
+      actorLabel: "account_manager@example.com",
+      ownerId: owner.id,
+      before: null,
+      after: null,
+    });
     expect(JSON.stringify(row)).not.toContain(revealed.signing_secret);
   });
 
