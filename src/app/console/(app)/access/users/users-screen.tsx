@@ -16,6 +16,7 @@ import {
   Input,
   Select,
   TextField,
+  useCan,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
@@ -213,6 +214,16 @@ const columns: ColumnDef<User>[] = [
 
 /** Console users and roles (operators only; the whole screen is `users.manage`). */
 export function UsersScreen() {
+  return useCan("users.manage") ? (
+    <UsersManager />
+  ) : (
+    <p role="alert" className="error">
+      Only operators manage console users.
+    </p>
+  );
+}
+
+function UsersManager() {
   const trpc = useTRPC();
   const filters = useUrlFilters(FILTERS);
   const { q, role, status } = filters.values;
