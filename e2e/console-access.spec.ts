@@ -101,10 +101,10 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
   expect(await embeddedCsp()).toContain(origin);
   await screenshots(page, "access-frame-origins");
   await main.getByRole("button", { name: `Remove ${origin}` }).click();
-  await page
-    .getByRole("dialog", { name: `Remove ${origin}?` })
-    .getByRole("button", { name: "Remove" })
-    .click();
+  const confirmRemove = page.getByRole("dialog", { name: `Remove ${origin}?` });
+  await confirmRemove.getByRole("button", { name: "Remove" }).click();
+  // The dialog closes once the removal is done (while it is open, the page behind is hidden from role queries).
+  await expect(confirmRemove).toHaveCount(0);
   await expect(main.getByRole("row").filter({ hasText: origin })).toHaveCount(0);
   expect(await embeddedCsp()).not.toContain(origin);
 
@@ -135,10 +135,9 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
 
   // Disabled: their open session is refused on its next request.
   await userRow.getByRole("button", { name: `Disable ${email}` }).click();
-  await page
-    .getByRole("dialog", { name: `Disable ${email}?` })
-    .getByRole("button", { name: "Disable" })
-    .click();
+  const confirmDisable = page.getByRole("dialog", { name: `Disable ${email}?` });
+  await confirmDisable.getByRole("button", { name: "Disable" }).click();
+  await expect(confirmDisable).toHaveCount(0);
   await expect(userRow).toContainText("disabled");
   await manager.goto("/console/owners");
   await expect(manager).toHaveURL(/\/console\/signin/);
