@@ -65,7 +65,8 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
 
   // Sources: create one, then add a redirect domain; a bad one is refused beside its field.
   const code = `e2e_${tag}`;
-  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Sources" }).click();
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Access" }).click();
+  await page.getByRole("navigation", { name: "Access" }).getByRole("link", { name: "Sources" }).click();
   const create = main.getByRole("form", { name: "Create a source" });
   await create.getByLabel("Code").fill(code);
   await create.getByLabel("Client id").fill(clientId);
@@ -90,7 +91,7 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
   const origin = `https://portal-${tag}.example.com`;
   const embeddedCsp = async () =>
     (await page.request.get(`/enroll/embedded/${owner}/${code}/p-1`, { maxRedirects: 0 })).headers()["content-security-policy"] ?? "";
-  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Frame origins" }).click();
+  await page.getByRole("navigation", { name: "Access" }).getByRole("link", { name: "Frame origins" }).click();
   const add = main.getByRole("form", { name: "Add a frame origin" });
   await add.getByLabel("Origin").fill("http://portal.example.com");
   await add.getByRole("button", { name: "Add origin" }).click();
@@ -111,7 +112,7 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
   // Users: create an account manager; a weak password is refused first.
   const email = `manager-${tag}@example.com`;
   const password = `manager password ${tag}`;
-  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Users" }).click();
+  await page.getByRole("navigation", { name: "Access" }).getByRole("link", { name: "Users" }).click();
   const newUser = main.getByRole("form", { name: "Create a user" });
   await newUser.getByLabel("Email").fill(email);
   await newUser.getByLabel("Password").fill("short");
@@ -126,9 +127,12 @@ test("owner secret, sources, frame origins and console users", async ({ page, br
 
   // The account manager signs in: no Users in their navigation, and the screen refuses them.
   const manager = await signIn(browser, email, password);
-  const managerNav = manager.getByRole("navigation", { name: "Console" });
-  await expect(managerNav.getByRole("link", { name: "Sources" })).toBeVisible();
-  await expect(managerNav.getByRole("link", { name: "Users" })).toHaveCount(0);
+  await manager.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Access" }).click();
+  const accessNav = manager.getByRole("navigation", { name: "Access" });
+  await expect(accessNav.getByRole("link", { name: "Sources" })).toBeVisible();
+  await expect(accessNav.getByRole("link", { name: "Frame origins" })).toBeVisible();
+  await expect(accessNav.getByRole("link", { name: "Users" })).toHaveCount(0);
+  await expect(manager.getByRole("link", { name: "Users" })).toHaveCount(0);
   await manager.goto("/console/access/users");
   await expect(manager.getByText("Only operators manage console users.")).toBeVisible();
   await screenshots(manager, "access-users-account-manager");

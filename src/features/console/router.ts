@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
+import { clientsConsoleRouter } from "../auth/console/router";
 import { staffProcedure } from "../auth/procedures";
 import { frameOriginsConsoleRouter } from "../enrollment/console/frame-origins";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
+import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
 import { ownersConsoleRouter } from "../owners/console/router";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
@@ -11,6 +13,7 @@ import { prospectsConsoleRouter } from "../prospects/console/router";
 import { sourcesConsoleRouter } from "../prospects/console/sources";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { overviewConsoleRouter } from "../webhooks/console/overview-router";
+import { providersConsoleRouter } from "../webhooks/console/providers.router";
 import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 import { usersConsoleRouter } from "./users-router";
@@ -54,6 +57,9 @@ export const consoleRouter = router({
       .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
   ownerMerge: ownerMergeConsoleRouter,
+  accessClients: clientsConsoleRouter,
+  buildingGrants: buildingGrantsConsoleRouter,
+  providers: providersConsoleRouter,
   owners: ownersConsoleRouter,
   sources: sourcesConsoleRouter,
   frameOrigins: frameOriginsConsoleRouter,

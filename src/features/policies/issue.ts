@@ -9,14 +9,11 @@ import { prospects } from "../prospects/tables";
 import { lockAddressForPolicy } from "../roster/address-lock";
 import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
 import { emitPolicyEvent } from "./events";
+import { latestCoverageOfPolicy } from "./latest-coverage";
 import { POLICY_MESSAGES as M } from "./messages";
 import { type Policy, policies, policyNumberSequence } from "./policies.table";
 import { policyBuildDocuments } from "./policy__build_documents";
-
-/** The renter's coverage as the prospect shows it (decisions §10 "Prospect fields come alive"). */
-export function latestCoverageOfPolicy(policy: Policy) {
-  return { type: policy.productType, coverage_amount_cents: policy.coverageAmountCents, policy_number: policy.policyNumber, status: policy.status };
-}
+import { recordInitialStatus } from "./status/change-status";
 
 /**
  * decisions §10 step (4), §11: the paid, submitted insurance application becomes a policy →
@@ -79,6 +76,7 @@ export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, 
       .set({ latestCoverage: latestCoverageOfPolicy(policy) })
       .where(eq(prospects.id, prospect.id)),
     lockAddressForPolicy(tx, policy.propertyId),
+    recordInitialStatus(tx, policy, "system:issuance"),
   ]);
   await emitPolicyEvent(tx, "policy.created", policy);
   await addJob(tx, policyBuildDocuments, { policyId: policy.id });

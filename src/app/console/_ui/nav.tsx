@@ -15,9 +15,7 @@ export const NAV_ITEMS: { href: string; label: string; permission: Permission }[
   { href: "/console/policies", label: "Policies", permission: "policies.read" },
   { href: "/console/ingestion", label: "Ingested events", permission: "ingestion.read" },
   { href: "/console/audit", label: "Audit log", permission: "audit.read" },
-  { href: "/console/access/sources", label: "Sources", permission: "access.read" },
-  { href: "/console/access/frame-origins", label: "Frame origins", permission: "access.read" },
-  { href: "/console/access/users", label: "Users", permission: "users.manage" },
+  { href: "/console/access", label: "Access", permission: "access.read" },
 ];
 
 function NavItem({ href, label, permission }: (typeof NAV_ITEMS)[number]) {

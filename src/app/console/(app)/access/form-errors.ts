@@ -1,6 +1,26 @@
 import { TRPCClientError } from "@trpc/client";
+import { errorMessage } from "../../_ui";
 
-/** The field messages of a failed console mutation (`{fields}` of the one error model), or none. */
+/**
+ * A failed mutation's field errors (the console's error formatter sends them as `data.fields`),
+ * keyed by the form's field names (`scopes.0` → `scopes`), and a general message whenever some
+ * failure has no field of the form to be shown beside.
+ */
+export function failureOf(error: unknown, formFields: readonly string[]): { fields: Record<string, string>; general: string | null } {
+  if (!error) return { fields: {}, general: null };
+  const raw = error instanceof TRPCClientError ? ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) : {};
+  const fields: Record<string, string> = {};
+  const unplaced: string[] = [];
+  for (const [name, messages] of Object.entries(raw)) {
+    const field = formFields.find((known) => name === known || name.startsWith(`${known}.`));
+    if (field) fields[field] = [fields[field], ...messages].filter(Boolean).join("; ");
+    else unplaced.push(`${name}: ${messages.join("; ")}`);
+  }
+  if (Object.keys(raw).length === 0) return { fields, general: errorMessage(error) };
+  return { fields, general: unplaced.length ? `${errorMessage(error)} (${unplaced.join(", ")})` : null };
+}
+
+/** A failed mutation's field messages as sent (`{fields}` of the one error model), or none. */
 export function fieldErrorsOf(error: unknown): Record<string, string[]> {
   if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
   return {};
@@ -9,10 +29,10 @@ export function fieldErrorsOf(error: unknown): Record<string, string[]> {
 /** The message to show above a form: only when no field carries it. */
 export function generalErrorOf(error: unknown): string | null {
   if (!error) return null;
-  return Object.keys(fieldErrorsOf(error)).length ? null : error instanceof Error ? error.message : "Something went wrong";
+  return Object.keys(fieldErrorsOf(error)).length ? null : errorMessage(error);
 }
 
-/** Lines of a textarea, trimmed, blanks dropped. */
+/** Lines (or commas) of a textarea, trimmed, blanks dropped. */
 export const linesOf = (value: FormDataEntryValue | null) =>
   String(value ?? "")
     .split(/[\n,]/)
