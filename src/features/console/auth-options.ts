@@ -4,7 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../server/db/client";
 import { rootSecrets } from "../../server/secrets";
 import type { ConsoleUser } from "../../server/trpc/context";
-import { checkCredentials } from "./users";
+import { activeSessionUser, checkCredentials } from "./users";
 
 export { CONSOLE_AUTH_BASE_PATH } from "./constants";
 
@@ -32,21 +32,33 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.uid = Number(user.id);
           token.role = (user as unknown as { role: ConsoleUser["role"] }).role;
+          // When this session signed in: a later password reset refuses it (users.ts activeSessionUser).
+          token.signedInAt = Date.now();
         }
         return token;
       },
       session({ session, token }) {
-        return { ...session, user: { id: token.uid, email: token.email, role: token.role } } as typeof session;
+        return { ...session, user: { id: token.uid, email: token.email, role: token.role, signedInAt: token.signedInAt } } as typeof session;
       },
     },
   };
   return options;
 }
 
-/** The signed-in console user of the current request, or null. */
+/**
+ * The signed-in console user of the current request, or null. The session cookie only names the
+ * user: whether they may still act, and with which role, is read from the `users` table on every
+ * request (a disabled user's open session is refused on its next request; decisions: Console access).
+ */
 export async function currentUser(): Promise<ConsoleUser | null> {
   const session = await getServerSession(authOptions());
-  const user = session?.user as Partial<ConsoleUser> | undefined;
-  if (!user?.id || !user.email || (user.role !== "operator" && user.role !== "account_manager")) return null;
-  return { id: user.id, email: user.email, role: user.role };
+  return userOfSession(session?.user);
+}
+
+/** The user a session's claims name, checked against the database now (see `activeSessionUser`). */
+export async function userOfSession(claims: unknown): Promise<ConsoleUser | null> {
+  const user = claims as (Partial<ConsoleUser> & { signedInAt?: unknown }) | undefined;
+  if (typeof user?.id !== "number") return null;
+  const signedInAt = typeof user.signedInAt === "number" ? user.signedInAt : undefined;
+  return activeSessionUser(await getDb(), { id: user.id, signedInAt });
 }

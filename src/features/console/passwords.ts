@@ -21,3 +21,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** The console's password policy (docs/decisions.md, Console access): 12 to 200 characters, not the email. */
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 200;
+
+/** Why this password is refused, or undefined when it may be used. */
+export function passwordProblem(password: string, email: string): string | undefined {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (password.trim().toLowerCase() === email.trim().toLowerCase()) return "Password must not be the email address";
+  return undefined;
+}

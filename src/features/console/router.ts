@@ -1,31 +1,22 @@
-import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
 import { clientsConsoleRouter } from "../auth/console/router";
 import { staffProcedure } from "../auth/procedures";
+import { frameOriginsConsoleRouter } from "../enrollment/console/frame-origins";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
+import { ownersConsoleRouter } from "../owners/console/router";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
-import { propertyOwners } from "../owners/tables";
 import { policiesConsoleRouter } from "../policies/console/router";
 import { prospectsConsoleRouter } from "../prospects/console/router";
+import { sourcesConsoleRouter } from "../prospects/console/sources";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { overviewConsoleRouter } from "../webhooks/console/overview-router";
 import { providersConsoleRouter } from "../webhooks/console/providers.router";
 import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
-
-const ownerRow = z.object({
-  owner_slug: z.string(),
-  external_org_id: z.string(),
-  name: z.string(),
-  managed: z.boolean(),
-  purchase_flow_enabled: z.boolean(),
-  max_coverage_amount_cents: z.number().int().nullable(),
-  guarantor_coverage_capable: z.boolean(),
-  created_at: z.string(),
-});
+import { usersConsoleRouter } from "./users-router";
 
 /** Console procedures: no `openapi` meta, so they never appear on the REST surface (style §2). */
 export const consoleRouter = router({
@@ -60,21 +51,8 @@ export const consoleRouter = router({
   accessClients: clientsConsoleRouter,
   buildingGrants: buildingGrantsConsoleRouter,
   providers: providersConsoleRouter,
-  owners: router({
-    list: staffProcedure("owners.read")
-      .output(z.array(ownerRow))
-      .query(async ({ ctx }) => {
-        const rows = await ctx.db.select().from(propertyOwners).orderBy(desc(propertyOwners.createdAt)).limit(500);
-        return rows.map((owner) => ({
-          owner_slug: owner.slug,
-          external_org_id: owner.externalOrgId,
-          name: owner.name,
-          managed: owner.managed,
-          purchase_flow_enabled: owner.purchaseFlowEnabled,
-          max_coverage_amount_cents: owner.maxCoverageAmountCents,
-          guarantor_coverage_capable: owner.guarantorCoverageCapable,
-          created_at: owner.createdAt.toISOString(),
-        }));
-      }),
-  }),
+  owners: ownersConsoleRouter,
+  sources: sourcesConsoleRouter,
+  frameOrigins: frameOriginsConsoleRouter,
+  users: usersConsoleRouter,
 });

@@ -66,6 +66,16 @@ async function updateOwner(tx: Tx, clientId: string, owner: Owner, input: Upsert
   // decisions §12 Owners: the external_org_id of an owner merged into another answers the same 409.
   if (owner.managed || owner.mergedIntoId !== null) throw errors.conflict(OWNER_MESSAGES.managed);
   if (!(await isOwnerGranted(tx, clientId, owner.id))) throw errors.conflict(OWNER_MESSAGES.takenByAnotherPartner);
+  return applyOwnerSettings(tx, owner, input);
+}
+
+/**
+ * Writes an owner's settings (the partner's upsert and the console's owner page), with the rules
+ * both share: the purchase flow opens only once the roster is loaded, and a change of the purchase
+ * flow or the coverage ceiling re-evaluates the owner's prospects in the same transaction.
+ * `owner` must be the row read `for update` in `tx`.
+ */
+export async function applyOwnerSettings(tx: Tx, owner: Owner, input: Omit<UpsertOwnerInput, "external_org_id">): Promise<Owner> {
   const changes: Partial<typeof propertyOwners.$inferInsert> = {};
   // spec Common rules 3: only present fields are written; an explicit null clears an optional field.
   if (input.name !== undefined) changes.name = input.name;

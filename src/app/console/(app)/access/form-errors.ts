@@ -19,3 +19,22 @@ export function failureOf(error: unknown, formFields: readonly string[]): { fiel
   if (Object.keys(raw).length === 0) return { fields, general: errorMessage(error) };
   return { fields, general: unplaced.length ? `${errorMessage(error)} (${unplaced.join(", ")})` : null };
 }
+
+/** A failed mutation's field messages as sent (`{fields}` of the one error model), or none. */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> {
+  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
+  return {};
+}
+
+/** The message to show above a form: only when no field carries it. */
+export function generalErrorOf(error: unknown): string | null {
+  if (!error) return null;
+  return Object.keys(fieldErrorsOf(error)).length ? null : errorMessage(error);
+}
+
+/** Lines (or commas) of a textarea, trimmed, blanks dropped. */
+export const linesOf = (value: FormDataEntryValue | null) =>
+  String(value ?? "")
+    .split(/[\n,]/)
+    .map((line) => line.trim())
+    .filter(Boolean);

@@ -28,6 +28,7 @@ const SUBJECT_PAGES: Record<string, (id: string) => string> = {
   prospect: (id) => `/console/prospects/${encodeURIComponent(id)}`,
   webhook_delivery: (id) => `/console/deliveries/${encodeURIComponent(id)}`,
   building: (id) => `/console/buildings/${encodeURIComponent(id)}`,
+  owner: (id) => `/console/owners/${encodeURIComponent(id)}`,
 };
 
 function Changes({ row }: { row: Row }) {

@@ -1,0 +1,264 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useMemo, useState } from "react";
+import {
+  Badge,
+  Button,
+  type ColumnDef,
+  ConfirmDialog,
+  type ConsoleOutputs,
+  DataTable,
+  Dialog,
+  errorMessage,
+  Field,
+  FilterBar,
+  formatDateTime,
+  Input,
+  Select,
+  TextField,
+  useCan,
+  useTRPC,
+  useUrlFilters,
+} from "../../../_ui";
+import styles from "../../../_ui/ui.module.css";
+import { fieldErrorsOf, generalErrorOf } from "../form-errors";
+
+type User = ConsoleOutputs["users"]["list"][number];
+type Role = User["role"];
+
+const FILTERS = { q: "", role: "", status: "" };
+const ROLE_OPTIONS: { value: Role; label: string }[] = [
+  { value: "account_manager", label: "Account manager" },
+  { value: "operator", label: "Operator" },
+];
+const ROLE_LABEL: Record<Role, string> = { operator: "Operator", account_manager: "Account manager" };
+const PASSWORD_HINT = "At least 12 characters, and not the email address.";
+
+function useInvalidate() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.users.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
+}
+
+function ChangeRole({ user }: { user: User }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidate();
+  const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSuccess: () => invalidate() }));
+  const next: Role = user.role === "operator" ? "account_manager" : "operator";
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="secondary" size="small" aria-label={`Make ${user.email} ${ROLE_LABEL[next].toLowerCase()}`}>
+          Make {ROLE_LABEL[next].toLowerCase()}
+        </Button>
+      }
+      title={`Make ${user.email} ${ROLE_LABEL[next].toLowerCase()}?`}
+      description="The new role applies from the user's next request."
+      actionLabel="Change role"
+      pending={setRole.isPending}
+      error={setRole.error ? errorMessage(setRole.error) : undefined}
+      onConfirm={() => setRole.mutateAsync({ id: user.id, role: next })}
+    />
+  );
+}
+
+function ToggleDisabled({ user }: { user: User }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidate();
+  const toggle = useMutation(trpc.users.setDisabled.mutationOptions({ onSuccess: () => invalidate() }));
+  const verb = user.disabled ? "Enable" : "Disable";
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant={user.disabled ? "secondary" : "danger"} size="small" aria-label={`${verb} ${user.email}`}>
+          {verb}
+        </Button>
+      }
+      title={`${verb} ${user.email}?`}
+      description={user.disabled ? "They can sign in again." : "They cannot sign in, and an open session of theirs is refused on its next request."}
+      actionLabel={verb}
+      danger={!user.disabled}
+      pending={toggle.isPending}
+      error={toggle.error ? errorMessage(toggle.error) : undefined}
+      onConfirm={() => toggle.mutateAsync({ id: user.id, disabled: !user.disabled })}
+    />
+  );
+}
+
+function ResetPassword({ user }: { user: User }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidate();
+  const [open, setOpen] = useState(false);
+  const reset = useMutation(trpc.users.resetPassword.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
+  const errors = fieldErrorsOf(reset.error);
+  const general = generalErrorOf(reset.error);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) reset.reset();
+      }}
+      trigger={
+        <Button variant="secondary" size="small" aria-label={`Reset the password of ${user.email}`}>
+          Reset password
+        </Button>
+      }
+      title={`Reset the password of ${user.email}`}
+      description="Their sessions signed in before the reset are refused from now on. Tell them the new password yourself: it is not shown again."
+    >
+      <form
+        className={styles.dialogForm}
+        noValidate
+        onSubmit={(event: FormEvent<HTMLFormElement>) => {
+          event.preventDefault();
+          reset.mutate({ id: user.id, password: String(new FormData(event.currentTarget).get("password") ?? "") });
+        }}
+      >
+        <Field label="New password" hint={PASSWORD_HINT} error={errors.password?.join("; ")}>
+          {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
+        </Field>
+        {general && (
+          <p role="alert" className={styles.error}>
+            {general}
+          </p>
+        )}
+        <div className={styles.dialogActions}>
+          <Button type="submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
+            {reset.isPending ? "Saving…" : "Set password"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function CreateUser() {
+  const trpc = useTRPC();
+  const invalidate = useInvalidate();
+  const [formKey, setFormKey] = useState(0);
+  const [created, setCreated] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.users.create.mutationOptions({
+      onSuccess: (user) =>
+        invalidate().then(() => {
+          setCreated(user.email);
+          setFormKey((key) => key + 1);
+        }),
+    }),
+  );
+  const errors = fieldErrorsOf(create.error);
+  const general = generalErrorOf(create.error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setCreated(null);
+    const data = new FormData(event.currentTarget);
+    create.mutate({
+      email: String(data.get("email") ?? ""),
+      password: String(data.get("password") ?? ""),
+      role: data.get("role") === "operator" ? "operator" : "account_manager",
+    });
+  };
+  return (
+    <form key={formKey} className="access-form" onSubmit={submit} aria-labelledby="create-user-title" noValidate>
+      <h2 id="create-user-title">Create a user</h2>
+      <Field label="Email" error={errors.email?.join("; ")}>
+        {(control) => <Input {...control} name="email" type="email" maxLength={254} autoComplete="off" />}
+      </Field>
+      <Field label="Password" hint={PASSWORD_HINT} error={errors.password?.join("; ")}>
+        {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
+      </Field>
+      <Select label="Role" name="role" defaultValue="account_manager" options={ROLE_OPTIONS} />
+      {general && (
+        <p role="alert" className="error">
+          {general}
+        </p>
+      )}
+      {created && <output>{created} can now sign in.</output>}
+      <Button type="submit" disabled={create.isPending} aria-busy={create.isPending || undefined}>
+        {create.isPending ? "Creating…" : "Create user"}
+      </Button>
+    </form>
+  );
+}
+
+const columns: ColumnDef<User>[] = [
+  { accessorKey: "email", header: "Email", enableSorting: true },
+  { accessorKey: "role", header: "Role", enableSorting: true, cell: ({ getValue }) => ROLE_LABEL[getValue<Role>()] },
+  { accessorKey: "created_at", header: "Created", enableSorting: true, cell: ({ getValue }) => formatDateTime(getValue<string>()) },
+  {
+    accessorKey: "disabled",
+    header: "Status",
+    cell: ({ row }) =>
+      row.original.disabled ? (
+        <>
+          <Badge status="disabled" /> <small>since {formatDateTime(row.original.disabled_at)}</small>
+        </>
+      ) : (
+        <Badge status="active" />
+      ),
+  },
+  {
+    id: "actions",
+    header: "Actions",
+    cell: ({ row }) => (
+      <div className="row-actions">
+        <ChangeRole user={row.original} />
+        <ToggleDisabled user={row.original} />
+        <ResetPassword user={row.original} />
+      </div>
+    ),
+  },
+];
+
+/** Console users and roles (operators only; the whole screen is `users.manage`). */
+export function UsersScreen() {
+  return useCan("users.manage") ? (
+    <UsersManager />
+  ) : (
+    <p role="alert" className="error">
+      Only operators manage console users.
+    </p>
+  );
+}
+
+function UsersManager() {
+  const trpc = useTRPC();
+  const filters = useUrlFilters(FILTERS);
+  const { q, role, status } = filters.values;
+  const list = useQuery(trpc.users.list.queryOptions());
+  const rows = useMemo(
+    () =>
+      list.data?.filter((u) => (!q || u.email.includes(q.toLowerCase())) && (!role || u.role === role) && (!status || (status === "disabled") === u.disabled)),
+    [list.data, q, role, status],
+  );
+  return (
+    <>
+      <FilterBar key={filters.formKey} label="Search users" onApply={filters.fromForm} onReset={filters.reset}>
+        <TextField label="Email contains" name="q" type="search" defaultValue={q} maxLength={254} />
+        <Select label="Role" name="role" defaultValue={role} options={[{ value: "", label: "Any" }, ...ROLE_OPTIONS]} />
+        <Select
+          label="Status"
+          name="status"
+          defaultValue={status}
+          options={[
+            { value: "", label: "Any" },
+            { value: "active", label: "Active" },
+            { value: "disabled", label: "Disabled" },
+          ]}
+        />
+      </FilterBar>
+      <DataTable
+        label="Console users"
+        columns={columns}
+        data={rows}
+        isPending={list.isPending}
+        error={list.error}
+        empty="No user matches."
+        getRowId={(u) => String(u.id)}
+      />
+      <CreateUser />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { getConfig } from "../../../server/config";
+import type { Db } from "../../../server/db/client";
+import { errors } from "../../../server/errors";
+import { router } from "../../../server/trpc/init";
+import { type AuditActor, recordAudit } from "../../audit/audit";
+import { staffProcedure } from "../../auth/procedures";
+import { frameOriginOf } from "../frame-origins";
+import { frameOrigins } from "../frame-origins.table";
+
+/**
+ * Operator frame origins in the console (spec Domain allowlist; decisions §4 `frame-origin add`,
+ * §12 Access). The embedded pages' `frame-ancestors` are read from the table on every request
+ * (framing/framing-headers.ts, no cache), so an added or removed origin applies to the next page load.
+ */
+
+export const frameOriginRow = z.object({ id: z.number().int(), origin: z.string(), created_at: z.string() });
+type FrameOriginRow = z.infer<typeof frameOriginRow>;
+
+const view = (row: typeof frameOrigins.$inferSelect): FrameOriginRow => ({ id: row.id, origin: row.origin, created_at: row.createdAt.toISOString() });
+
+export async function listFrameOrigins(db: Db): Promise<FrameOriginRow[]> {
+  return (await db.select().from(frameOrigins).orderBy(asc(frameOrigins.origin))).map(view);
+}
+
+/** Validated exactly as the CLI: HTTPS origins; in staging also `http://localhost[:port]`, `http://127.0.0.1[:port]`. */
+export async function addFrameOriginByStaff(db: Db, actor: AuditActor, value: string): Promise<FrameOriginRow> {
+  const origin = frameOriginOf(value, getConfig().appEnv);
+  if (!origin) {
+    const also = getConfig().appEnv === "staging" ? " (or http://localhost[:port], http://127.0.0.1[:port] in staging)" : "";
+    throw errors.invalid(`Origin must be an HTTPS origin like https://portal.example.com${also}, without a path`, "origin");
+  }
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(frameOrigins).values({ origin }).onConflictDoNothing().returning();
+    if (!row) throw errors.conflict(`${origin} is already a frame origin`);
+    await recordAudit(tx, actor, { action: "frame_origin.added", subject: { type: "frame_origin", id: row.id }, after: { origin } });
+    return view(row);
+  });
+}
+
+export async function removeFrameOrigin(db: Db, actor: AuditActor, id: number): Promise<{ removed: FrameOriginRow }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(frameOrigins).where(eq(frameOrigins.id, id)).returning();
+    if (!row) throw errors.notFound(`No frame origin ${id}`);
+    await recordAudit(tx, actor, { action: "frame_origin.removed", subject: { type: "frame_origin", id }, before: { origin: row.origin } });
+    return { removed: view(row) };
+  });
+}
+
+export const frameOriginsConsoleRouter = router({
+  list: staffProcedure("access.read")
+    .output(z.array(frameOriginRow))
+    .query(({ ctx }) => listFrameOrigins(ctx.db)),
+  add: staffProcedure("access.manage")
+    .input(z.object({ origin: z.string().max(300) }))
+    .output(frameOriginRow)
+    .mutation(({ ctx, input }) => addFrameOriginByStaff(ctx.db, ctx.actor, input.origin)),
+  remove: staffProcedure("access.manage")
+    .input(z.object({ id: z.number().int().positive() }))
+    .output(z.object({ removed: frameOriginRow }))
+    .mutation(({ ctx, input }) => removeFrameOrigin(ctx.db, ctx.actor, input.id)),
+});
