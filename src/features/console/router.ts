@@ -3,6 +3,7 @@ import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
 import { staffProcedure } from "../auth/procedures";
+import { billingConsoleRouter } from "../billing/console/router";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { propertyOwners } from "../owners/tables";
@@ -63,6 +64,7 @@ export const consoleRouter = router({
       .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   }),
   ownerMerge: ownerMergeConsoleRouter,
+  billing: billingConsoleRouter,
   owners: router({
     list: staffProcedure("owners.read")
       .output(z.array(ownerRow))
