@@ -11,14 +11,17 @@ import { periodStart } from "./schedule";
 
 export const DELINQUENCY_EVENTS = ["delinquency.created", "delinquency.resolved"];
 
-/** `enrollmentPartnersOfThisFile`, whose owner also has an endpoint subscribed to the delinquency events. */
+/**
+ * `enrollmentPartnersOfThisFile`, whose owner also has an endpoint subscribed to the delinquency
+ * events and `policy.updated` (where tests read the renewal fields).
+ */
 export function billingPartnersOfThisFile() {
   const partner = enrollmentPartnersOfThisFile();
   return async (options: Parameters<typeof partner>[0] = {}) => {
     const p = await partner(options);
     await call("POST", `${p.base}/webhooks/endpoints`, {
       token: p.token,
-      body: { endpoint: { name: "delinquencies", destination_url: p.hook.url, events: DELINQUENCY_EVENTS } },
+      body: { endpoint: { name: "delinquencies", destination_url: p.hook.url, events: [...DELINQUENCY_EVENTS, "policy.updated"] } },
     });
     const deliveredOf = (event: string) => p.delivered().filter((body) => body.event === event);
     return { ...p, deliveredOf };
