@@ -98,7 +98,7 @@ export const delinquencySearchInput = z.object({
   /** The owner's slug, exactly (any case). */
   owner: z.string().trim().max(100).optional(),
   /** Keyset paging: delinquencies with a smaller id than this one. */
-  before: z.number().int().positive().optional(),
+  cursor: z.number().int().positive().nullish(),
   limit: z.number().int().min(1).max(200).default(50),
 });
 
@@ -114,11 +114,11 @@ export type DelinquencyRow = z.infer<typeof delinquencyRow>;
 
 /** `/console/delinquencies`: newest first, by status and owner. */
 export async function searchDelinquencies(db: Tx, input: z.input<typeof delinquencySearchInput>): Promise<DelinquencyRow[]> {
-  const { status, owner, before, limit } = delinquencySearchInput.parse(input);
+  const { status, owner, cursor, limit } = delinquencySearchInput.parse(input);
   const conditions: SQL[] = [];
   if (status) conditions.push(eq(delinquencies.status, status));
   if (owner) conditions.push(eq(sql`lower(${propertyOwners.slug})`, owner.toLowerCase()));
-  if (before) conditions.push(lt(delinquencies.id, before));
+  if (cursor) conditions.push(lt(delinquencies.id, cursor));
   const rows = await db
     .select({ delinquency: delinquencies, policyNumber: policies.policyNumber, ownerSlug: propertyOwners.slug, ownerName: propertyOwners.name })
     .from(delinquencies)

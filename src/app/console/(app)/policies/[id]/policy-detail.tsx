@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, errorMessage, Facts, formatDateTime, PageHeader, useTRPC } from "../../../_ui";
 import { day, money, PRODUCT_LABELS } from "../format";
+import { BillingPanel } from "./billing-panel";
 
 export function PolicyDetail({ id }: { id: number }) {
   const trpc = useTRPC();
@@ -69,6 +70,7 @@ export function PolicyDetail({ id }: { id: number }) {
           ))}
         </ul>
       )}
+      <BillingPanel policyId={policy.id} />
     </section>
   );
 }
