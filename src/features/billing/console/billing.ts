@@ -66,7 +66,7 @@ export async function billingOfPolicy(db: Tx, policyId: number, today = isoDay(n
     policy_number: policy.policyNumber,
     cadence: policy.cadence,
     premium_cents: policy.premiumCents,
-    next_charge_on: billed ? (nextPeriod(policy, today)?.start ?? null) : null,
+    next_charge_on: billed ? (nextPeriod(policy, lastBilled(charges, today))?.start ?? null) : null,
     payment_method: method ?? null,
     charges: charges.map((charge) => ({
       id: charge.id,
@@ -80,6 +80,14 @@ export async function billingOfPolicy(db: Tx, policyId: number, today = isoDay(n
     })),
     delinquencies: owed.map(delinquencyView),
   };
+}
+
+/** The day after which the next month is due: today, or the latest month already charged (`--as-of` runs ahead). */
+function lastBilled(charges: (typeof billingCharges.$inferSelect)[], today: string): string {
+  return charges.reduce(
+    (latest, charge) => (charge.kind === "period" && charge.periodStart && charge.periodStart > latest ? charge.periodStart : latest),
+    today,
+  );
 }
 
 function delinquencyView(row: typeof delinquencies.$inferSelect) {

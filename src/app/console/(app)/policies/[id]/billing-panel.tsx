@@ -24,7 +24,7 @@ const chargeColumns: ColumnDef<Charge>[] = [
     cell: ({ row }) => (
       <>
         <Badge status={row.original.status} />
-        {row.original.decline_code ? ` ${row.original.decline_code.replaceAll("_", " ")}` : ""}
+        {row.original.decline_code && row.original.decline_code !== "card_declined" ? ` ${row.original.decline_code.replaceAll("_", " ")}` : ""}
       </>
     ),
   },
@@ -40,6 +40,9 @@ const delinquencyColumns: ColumnDef<Delinquency>[] = [
   { accessorKey: "opened_at", header: "Opened", cell: ({ getValue }) => formatDateTime(getValue<string>()) },
   { accessorKey: "resolved_at", header: "Resolved", cell: ({ getValue }) => (getValue<string | null>() ? formatDateTime(getValue<string>()) : "—") },
 ];
+
+const BRANDS: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover" };
+const cardLabel = (method: NonNullable<Billing["payment_method"]>) => `${BRANDS[method.brand] ?? "Card"} ending ${method.last4}`;
 
 /** Charges what is outstanding to the card kept at purchase, after a confirmation (decisions §4 `billing settle`). */
 function SettleAction({ billing, open }: { billing: Billing; open: Delinquency }) {
@@ -57,7 +60,7 @@ function SettleAction({ billing, open }: { billing: Billing; open: Delinquency }
       },
     }),
   );
-  const card = billing.payment_method ? `the ${billing.payment_method.brand} card ending ${billing.payment_method.last4}` : "the card kept at purchase";
+  const card = billing.payment_method ? `the ${cardLabel(billing.payment_method)}` : "the card kept at purchase";
   return (
     <>
       <ConfirmDialog
@@ -92,7 +95,7 @@ export function BillingPanel({ policyId }: { policyId: number }) {
           <Facts
             items={[
               ["Paid", billing.cadence === "monthly" ? `${money(billing.premium_cents)} per month` : "Upfront, at purchase"],
-              ["Card on file", billing.payment_method ? `${billing.payment_method.brand} ending ${billing.payment_method.last4}` : "—"],
+              ["Card on file", billing.payment_method ? cardLabel(billing.payment_method) : "—"],
               ["Next charge", billing.next_charge_on ? day(billing.next_charge_on) : "—"],
               ["Outstanding", open ? <strong key="o">{money(open.amount_cents)}</strong> : money(0)],
             ]}
