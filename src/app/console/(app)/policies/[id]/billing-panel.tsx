@@ -45,14 +45,13 @@ const BRANDS: Record<string, string> = { visa: "Visa", mastercard: "Mastercard",
 const cardLabel = (method: NonNullable<Billing["payment_method"]>) => `${BRANDS[method.brand] ?? "Card"} ending ${method.last4}`;
 
 /** Charges what is outstanding to the card kept at purchase, after a confirmation (decisions §4 `billing settle`). */
-function SettleAction({ billing, open }: { billing: Billing; open: Delinquency }) {
+function SettleAction({ billing, open, onSettled }: { billing: Billing; open: Delinquency; onSettled: (message: string | undefined) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [done, setDone] = useState<string>();
   const settle = useMutation(
     trpc.billing.settle.mutationOptions({
       onSuccess: (result) => {
-        setDone(result.settled_cents ? `Settled: ${money(result.settled_cents)} charged, ${result.delinquency_id} resolved.` : "Nothing was outstanding.");
+        onSettled(result.settled_cents ? `Settled: ${money(result.settled_cents)} charged, ${result.delinquency_id} resolved.` : "Nothing was outstanding.");
         return Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.billing.pathKey() }),
           queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
@@ -62,21 +61,18 @@ function SettleAction({ billing, open }: { billing: Billing; open: Delinquency }
   );
   const card = billing.payment_method ? `the ${cardLabel(billing.payment_method)}` : "the card kept at purchase";
   return (
-    <>
-      <ConfirmDialog
-        trigger={<Button>Settle</Button>}
-        title={`Settle ${money(open.amount_cents)} for policy ${billing.policy_number}?`}
-        description={`Charges ${money(open.amount_cents)} to ${card}. If it is paid, ${open.delinquency_id} is resolved and the partner is told (delinquency.resolved); if it is declined, nothing changes.`}
-        actionLabel={`Charge ${money(open.amount_cents)}`}
-        pending={settle.isPending}
-        error={settle.error ? errorMessage(settle.error) : undefined}
-        onConfirm={() => {
-          setDone(undefined);
-          return settle.mutateAsync({ policyId: billing.policy_id });
-        }}
-      />
-      {done && <output>{done}</output>}
-    </>
+    <ConfirmDialog
+      trigger={<Button>Settle</Button>}
+      title={`Settle ${money(open.amount_cents)} for policy ${billing.policy_number}?`}
+      description={`Charges ${money(open.amount_cents)} to ${card}. If it is paid, ${open.delinquency_id} is resolved and the partner is told (delinquency.resolved); if it is declined, nothing changes.`}
+      actionLabel={`Charge ${money(open.amount_cents)}`}
+      pending={settle.isPending}
+      error={settle.error ? errorMessage(settle.error) : undefined}
+      onConfirm={() => {
+        onSettled(undefined);
+        return settle.mutateAsync({ policyId: billing.policy_id });
+      }}
+    />
   );
 }
 
@@ -85,6 +81,8 @@ export function BillingPanel({ policyId }: { policyId: number }) {
   const trpc = useTRPC();
   const { data: billing, error, isPending } = useQuery(trpc.billing.policy.queryOptions({ policyId }));
   const open = billing?.delinquencies.find((row) => row.status === "active");
+  // Kept here: the Settle action goes away with the delinquency it resolved.
+  const [settled, setSettled] = useState<string>();
   return (
     <section aria-labelledby="billing-title" className="billing-panel">
       <h2 id="billing-title">Billing</h2>
@@ -107,10 +105,11 @@ export function BillingPanel({ policyId }: { policyId: number }) {
                 Renewal is blocked until it is settled.
               </p>
               <Can permission="policies.manage">
-                <SettleAction billing={billing} open={open} />
+                <SettleAction billing={billing} open={open} onSettled={setSettled} />
               </Can>
             </div>
           )}
+          {settled && <output>{settled}</output>}
           <h3>Delinquencies</h3>
           <DataTable
             label="Delinquencies"
