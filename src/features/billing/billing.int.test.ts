@@ -1,16 +1,20 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { addJob } from "../../server/jobs/define-task";
+import { runDueJobs } from "../../test/jobs";
 import { NotConfiguredProcessor } from "../payments/processor-for";
 import { SimulatedProcessor } from "../payments/simulated-processor";
 import { paymentCharges, paymentMethods } from "../payments/tables";
 import { formatPolicyNumber } from "../policies/coverage";
 import { policies } from "../policies/policies.table";
 import { insertBarePolicy } from "../policies/policy-test-helpers";
+import { billingRun } from "./billing__run";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "./billing-test-helpers";
 import { FAILURE_REASONS } from "./messages";
 import { storedMethodOf } from "./method";
 import { type BillingRun, chargeKey, policySubject, runBilling } from "./run";
+import { periodStart } from "./schedule";
 import { billingCharges, delinquencies } from "./tables";
 
 const partner = billingPartnersOfThisFile();
@@ -142,6 +146,23 @@ describe("monthly billing (decisions §11 Billing)", () => {
     const up = about(await runBilling(db, monthOf(policy, 1), simulated), policy.policyNumber);
     expect(up.charged).toHaveLength(1);
     expect(await chargesOfSubject(policy.policyNumber)).toHaveLength(1);
+  });
+
+  it("the daily job bills as of today", async () => {
+    const p = await partner();
+    const policy = await monthlyPolicy(p, "bill-job");
+    const db = await getDb();
+    // Coverage that started on the first of the month two months ago: months 1 and 2 are due today.
+    const today = new Date();
+    const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 2, 1)).toISOString().slice(0, 10);
+    await db.update(policies).set({ coverageStartDate: start, status: "active" }).where(eq(policies.id, policy.id));
+    await db.transaction((tx) => addJob(tx, billingRun, {}));
+    await runDueJobs();
+    const rows = await db.select().from(billingCharges).where(eq(billingCharges.policyId, policy.id));
+    expect(rows.map((row) => [row.periodStart, row.status]).sort()).toEqual([
+      [periodStart(start, 1), "succeeded"],
+      [periodStart(start, 2), "succeeded"],
+    ]);
   });
 
   it("a monthly policy without a stored card is reported, not charged and not recorded", async () => {

@@ -84,7 +84,7 @@ export function BillingPanel({ policyId }: { policyId: number }) {
   // Kept here: the Settle action goes away with the delinquency it resolved.
   const [settled, setSettled] = useState<string>();
   return (
-    <section aria-labelledby="billing-title" className="billing-panel">
+    <section aria-labelledby="billing-title">
       <h2 id="billing-title">Billing</h2>
       {error && <p role="alert">{errorMessage(error)}</p>}
       {isPending && <p aria-busy="true">Loading…</p>}
@@ -99,7 +99,7 @@ export function BillingPanel({ policyId }: { policyId: number }) {
             ]}
           />
           {open && (
-            <div role="status" className="billing-open">
+            <div role="status">
               <p>
                 {delinquencyBadge("active")} <code>{open.delinquency_id}</code>: {money(open.amount_cents)} outstanding since {formatDateTime(open.opened_at)}.
                 Renewal is blocked until it is settled.
@@ -109,7 +109,11 @@ export function BillingPanel({ policyId }: { policyId: number }) {
               </Can>
             </div>
           )}
-          {settled && <output>{settled}</output>}
+          {settled && (
+            <p>
+              <output>{settled}</output>
+            </p>
+          )}
           <h3>Delinquencies</h3>
           <DataTable
             label="Delinquencies"
