@@ -86,6 +86,21 @@ describe("monthly billing (decisions §11 Billing)", () => {
     expect(about(await runBilling(db, "2031-01-01", simulated), other.policyNumber)).toEqual({ charged: [], failed: [] });
   });
 
+  it("a month is charged once even when a revision moves the coverage dates", async () => {
+    const p = await partner();
+    const policy = await monthlyPolicy(p, "bill-revised");
+    const db = await getDb();
+    await runBilling(db, monthOf(policy, 1), simulated);
+    // The coverage now starts a month later: its month 1 (the old month 2's date) was already charged.
+    const later = monthOf(policy, 1);
+    await db.update(policies).set({ coverageStartDate: later }).where(eq(policies.id, policy.id));
+    const [revised] = await db.select().from(policies).where(eq(policies.id, policy.id));
+    expect(about(await runBilling(db, monthOf(revised, 1), simulated), policy.policyNumber).charged).toEqual([]);
+    expect(about(await runBilling(db, monthOf(revised, 2), simulated), policy.policyNumber).charged).toEqual([
+      expect.objectContaining({ period_start: monthOf(revised, 2) }),
+    ]);
+  });
+
   it("a retried job never charges twice: a month whose charge was taken but not recorded is completed with that charge", async () => {
     const p = await partner();
     const policy = await monthlyPolicy(p, "bill-retry");
@@ -94,7 +109,7 @@ describe("monthly billing (decisions §11 Billing)", () => {
     // The first attempt died after the processor charged and before the row was completed.
     const [row] = await db
       .insert(billingCharges)
-      .values({ policyId: policy.id, kind: "period", periodStart: monthOf(policy, 1), amountCents: policy.premiumCents })
+      .values({ policyId: policy.id, kind: "period", periodIndex: 1, periodStart: monthOf(policy, 1), amountCents: policy.premiumCents })
       .returning();
     const taken = await simulated.charge({
       idempotencyKey: chargeKey(row.id),

@@ -67,20 +67,20 @@ async function billBatch(db: Db, batch: Policy[], asOf: string, processor: Payme
   const ids = batch.map((policy) => policy.id);
   const methods = await storedMethodsOf(db, ids);
   const existing = await db
-    .select({ policyId: billingCharges.policyId, periodStart: billingCharges.periodStart })
+    .select({ policyId: billingCharges.policyId, periodIndex: billingCharges.periodIndex })
     .from(billingCharges)
     .where(and(eq(billingCharges.kind, "period"), inArray(billingCharges.policyId, ids)));
-  const billed = new Set(existing.map((row) => `${row.policyId}/${row.periodStart}`));
+  const billed = new Set(existing.map((row) => `${row.policyId}/${row.periodIndex}`));
 
   const rows: (typeof billingCharges.$inferInsert)[] = [];
   for (const policy of batch) {
     for (const period of duePeriods(policy, asOf)) {
-      if (billed.has(`${policy.id}/${period.start}`)) continue;
+      if (billed.has(`${policy.id}/${period.index}`)) continue;
       if (!methods.has(policy.id)) {
         run.failed.push({ ...itemOf(policy, period.start, policy.premiumCents), reason: FAILURE_REASONS.noPaymentMethod });
         continue;
       }
-      rows.push({ policyId: policy.id, kind: "period", periodStart: period.start, amountCents: policy.premiumCents });
+      rows.push({ policyId: policy.id, kind: "period", periodIndex: period.index, periodStart: period.start, amountCents: policy.premiumCents });
     }
   }
   // A row another run inserted meanwhile is kept (its month is charged once, below or by that run).

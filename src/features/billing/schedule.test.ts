@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duePeriods, isCalendarDay, nextPeriod, periodStart } from "./schedule";
+import { duePeriods, isCalendarDay, nextUncharged, periodStart } from "./schedule";
 
 describe("the monthly schedule (docs/decisions.md, Billing and delinquencies)", () => {
   it("starts each month on the coverage start's day, clamped to the month's end", () => {
@@ -22,11 +22,11 @@ describe("the monthly schedule (docs/decisions.md, Billing and delinquencies)", 
     expect(duePeriods(coverage, "2030-01-01").at(-1)).toEqual({ index: 11, start: "2027-11-01" });
   });
 
-  it("answers the next month to charge, none after the coverage", () => {
+  it("answers the first month not charged yet, none after the coverage", () => {
     const coverage = { coverageStartDate: "2026-12-01", coverageEndDate: "2027-11-30" };
-    expect(nextPeriod(coverage, "2026-12-10")).toEqual({ index: 1, start: "2027-01-01" });
-    expect(nextPeriod(coverage, "2027-01-01")).toEqual({ index: 2, start: "2027-02-01" });
-    expect(nextPeriod(coverage, "2027-11-01")).toBeUndefined();
+    expect(nextUncharged(coverage, new Set())).toEqual({ index: 1, start: "2027-01-01" });
+    expect(nextUncharged(coverage, new Set([1, 2]))).toEqual({ index: 3, start: "2027-03-01" });
+    expect(nextUncharged(coverage, new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]))).toBeUndefined();
   });
 
   it("tells calendar days from look-alikes", () => {

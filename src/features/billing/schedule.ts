@@ -46,11 +46,11 @@ export function duePeriods(coverage: { coverageStartDate: string; coverageEndDat
   }
 }
 
-/** The next month the cron will charge after `asOf`, if the coverage has one. */
-export function nextPeriod(coverage: { coverageStartDate: string; coverageEndDate: string }, asOf: string): Period | undefined {
+/** The first month not charged yet (the next the cron charges, on its start day), if the coverage has one. */
+export function nextUncharged(coverage: { coverageStartDate: string; coverageEndDate: string }, charged: ReadonlySet<number>): Period | undefined {
   for (let index = 1; ; index++) {
     const start = periodStart(coverage.coverageStartDate, index);
     if (start > coverage.coverageEndDate) return undefined;
-    if (start > asOf) return { index, start };
+    if (!charged.has(index)) return { index, start };
   }
 }

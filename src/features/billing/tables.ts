@@ -49,7 +49,13 @@ export const billingCharges = pgTable(
       .notNull()
       .references(() => policies.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: BILLING_CHARGE_KINDS }).notNull(),
-    /** The month's first day of coverage it pays for (`period` only). */
+    /**
+     * Which month of the coverage it pays for (`period` only): 1 is the first month after the one
+     * paid at purchase. Unique per policy, so a revision that moves the coverage dates never makes a
+     * month chargeable twice.
+     */
+    periodIndex: integer("period_index"),
+    /** That month's first day, as scheduled when it was charged. */
     periodStart: date("period_start", { mode: "string" }),
     amountCents: integer("amount_cents").notNull(),
     /** `pending` from before the processor is called until its answer is recorded. */
@@ -64,7 +70,7 @@ export const billingCharges = pgTable(
   },
   (t) => [
     // Each month is charged once, whoever runs the cron and however often.
-    uniqueIndex("billing_charges_policy_period_key").on(t.policyId, t.periodStart).where(sql`${t.kind} = 'period'`),
+    uniqueIndex("billing_charges_policy_period_key").on(t.policyId, t.periodIndex).where(sql`${t.kind} = 'period'`),
     index("billing_charges_policy_idx").on(t.policyId, t.id),
     index("billing_charges_pending_idx").on(t.id).where(sql`${t.status} = 'pending'`),
   ],

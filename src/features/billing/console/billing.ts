@@ -4,12 +4,11 @@ import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { propertyOwners } from "../../owners/tables";
 import { paymentMethods } from "../../payments/tables";
-import { isoDay } from "../../policies/coverage";
 import { policies } from "../../policies/policies.table";
 import { delinquencyRef } from "../delinquencies";
 import { BILLING_MESSAGES as M } from "../messages";
 import { storedMethodOf } from "../method";
-import { nextPeriod } from "../schedule";
+import { nextUncharged } from "../schedule";
 import { BILLING_CHARGE_KINDS, BILLING_CHARGE_STATUSES, billingCharges, DELINQUENCY_STATUSES, delinquencies } from "../tables";
 
 /** What the console shows of billing (decisions §12 Prospects and policies; issue 12 item 6). Explicit allowlists. */
@@ -29,7 +28,7 @@ export const policyBilling = z.object({
   policy_number: z.string(),
   cadence: z.enum(["upfront", "monthly"]),
   premium_cents: z.number().int(),
-  /** The next month the cron charges (monthly policies being billed). */
+  /** The start of the first month not charged yet (monthly policies being billed); the cron charges it on that day. */
   next_charge_on: z.string().nullable(),
   /** The card kept at purchase: brand and last four digits only. */
   payment_method: z.object({ brand: z.string(), last4: z.string() }).nullable(),
@@ -51,7 +50,7 @@ export type PolicyBilling = z.infer<typeof policyBilling>;
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-export async function billingOfPolicy(db: Tx, policyId: number, today = isoDay(new Date())): Promise<PolicyBilling> {
+export async function billingOfPolicy(db: Tx, policyId: number): Promise<PolicyBilling> {
   const [policy] = await db.select().from(policies).where(eq(policies.id, policyId));
   if (!policy) throw errors.notFound(M.policyNotFound);
   const methodId = await storedMethodOf(db, policy.id);
@@ -66,7 +65,7 @@ export async function billingOfPolicy(db: Tx, policyId: number, today = isoDay(n
     policy_number: policy.policyNumber,
     cadence: policy.cadence,
     premium_cents: policy.premiumCents,
-    next_charge_on: billed ? (nextPeriod(policy, lastBilled(charges, today))?.start ?? null) : null,
+    next_charge_on: billed ? (nextUncharged(policy, chargedMonths(charges))?.start ?? null) : null,
     payment_method: method ?? null,
     charges: charges.map((charge) => ({
       id: charge.id,
@@ -82,12 +81,9 @@ export async function billingOfPolicy(db: Tx, policyId: number, today = isoDay(n
   };
 }
 
-/** The day after which the next month is due: today, or the latest month already charged (`--as-of` runs ahead). */
-function lastBilled(charges: (typeof billingCharges.$inferSelect)[], today: string): string {
-  return charges.reduce(
-    (latest, charge) => (charge.kind === "period" && charge.periodStart && charge.periodStart > latest ? charge.periodStart : latest),
-    today,
-  );
+/** The months already charged (paid or declined: a declined month is owed through the delinquency). */
+function chargedMonths(charges: (typeof billingCharges.$inferSelect)[]): Set<number> {
+  return new Set(charges.flatMap((charge) => (charge.kind === "period" && charge.periodIndex !== null ? [charge.periodIndex] : [])));
 }
 
 function delinquencyView(row: typeof delinquencies.$inferSelect) {
