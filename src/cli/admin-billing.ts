@@ -16,8 +16,8 @@ const policyFlag = (flags: Flags): string => {
   return value;
 };
 
+/** The flags these commands add (`--policy` is the CLI's already, shared with `policy revise`/`cancel`). */
 export const BILLING_OPTIONS = {
-  policy: { type: "string" },
   "as-of": { type: "string" },
 } as const;
 

@@ -10,7 +10,10 @@ import { mergeOwners } from "../features/owners/merge/merge";
 import { listOwners } from "../features/owners/merge/owner-list";
 import { planMerge } from "../features/owners/merge/plan";
 import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
-import { listPoliciesOfOwner } from "../features/policies/list";
+import { listPoliciesOfOwner, policyListEntry } from "../features/policies/list";
+import { cancelPolicy } from "../features/policies/revisions/cancel";
+import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
+import { revisePolicy } from "../features/policies/revisions/revise";
 import { createSource } from "../features/prospects/sources";
 import { correctAddress } from "../features/roster/console/actions";
 import { findBuildingId, showBuilding } from "../features/roster/console/buildings";
@@ -133,6 +136,34 @@ const COMMANDS: Record<string, Command> = {
       const owner = await findOwnerBySlug(db, str(flags, "owner"));
       if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
       return listPoliciesOfOwner(db, owner.id);
+    },
+  },
+  "policy revise": {
+    usage: "--policy NUMBER [--coverage-amount-cents N] [--start-date D] [--end-date D] [--unit-external-id U] [--note TEXT]",
+    run: async (flags) => {
+      const cents = opt(flags, "coverage-amount-cents");
+      // The domain validates the amount (positive, within the owner's ceiling); here only "is it a number".
+      if (cents !== undefined && !/^-?\d+$/.test(cents.trim())) throw new UsageError("--coverage-amount-cents must be a whole number of cents");
+      const db = await getDb();
+      const id = await policyIdByNumber(db, str(flags, "policy"));
+      const revised = await db.transaction((tx) =>
+        revisePolicy(tx, { cli: os.userInfo().username }, id, {
+          coverage_amount_cents: cents === undefined ? undefined : Number(cents),
+          coverage_start_date: opt(flags, "start-date"),
+          coverage_end_date: opt(flags, "end-date"),
+          unit_external_id: opt(flags, "unit-external-id"),
+          note: opt(flags, "note"),
+        }),
+      );
+      return policyListEntry(revised.policy);
+    },
+  },
+  "policy cancel": {
+    usage: "--policy NUMBER [--reason TEXT]",
+    run: async (flags) => {
+      const db = await getDb();
+      const id = await policyIdByNumber(db, str(flags, "policy"));
+      return policyListEntry(await db.transaction((tx) => cancelPolicy(tx, { cli: os.userInfo().username }, id, { reason: opt(flags, "reason") })));
     },
   },
   "building show": {
@@ -274,6 +305,13 @@ export async function runAdmin(argv: string[]): Promise<number> {
         role: { type: "string" },
         from: { type: "string" },
         into: { type: "string" },
+        policy: { type: "string" },
+        "coverage-amount-cents": { type: "string" },
+        "start-date": { type: "string" },
+        "end-date": { type: "string" },
+        "unit-external-id": { type: "string" },
+        note: { type: "string" },
+        reason: { type: "string" },
         ...BILLING_OPTIONS,
       },
     });

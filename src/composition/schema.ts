@@ -15,6 +15,7 @@ export * from "../features/owners/tables";
 export * from "../features/payments/tables";
 export * from "../features/policies/documents/policy-documents.table";
 export * from "../features/policies/policies.table";
+export * from "../features/policies/revisions/policy-revisions.table";
 export * from "../features/policies/status/status-changes.table";
 export * from "../features/prospects/sources.table";
 export * from "../features/prospects/tables";

@@ -22,18 +22,24 @@ export async function createClient(
   const foreign = scopes.filter((scope) => !allowed.includes(scope));
   if (foreign.length) throw errors.invalid(`Scopes not of the ${input.gateway} gateway: ${foreign.join(", ")}`, "scopes");
   const clientId = `${input.gateway === "partner" ? "pc" : "ic"}_${randomToken(12)}`;
-  const secret = randomToken(32);
+  const { secret, secretHash, secretEncrypted } = newClientSecret();
   await tx.insert(apiClients).values({
     id: clientId,
     name: input.name,
     gateway: input.gateway,
     scopes,
-    secretHash: hashGeneratedSecret(secret),
-    secretEncrypted: encryptSecret(secret),
+    secretHash,
+    secretEncrypted,
     requireSignature: input.requireSignature ?? false,
     providerCode: input.providerCode ?? null,
   });
   return { client_id: clientId, client_secret: secret, audience, scopes };
+}
+
+/** A new client secret: its hash (token exchange) and its sealed form (request signatures, decisions §6). */
+export function newClientSecret(): { secret: string; secretHash: string; secretEncrypted: string } {
+  const secret = randomToken(32);
+  return { secret, secretHash: hashGeneratedSecret(secret), secretEncrypted: encryptSecret(secret) };
 }
 
 /** The active client with this id and secret, or undefined; never says which half was wrong. */
@@ -68,6 +74,14 @@ export async function findActiveClientCached(tx: Tx, clientId: string): Promise<
   const client = await findActiveClient(tx, clientId);
   if (client) activeClients.set(clientId, client);
   return client;
+}
+
+/**
+ * Drops this process's cached row of a client, after a console change to it (scopes, signature,
+ * secret): here the change applies to the next request; other processes see it within CLIENT_CACHE_MS.
+ */
+export function forgetCachedClient(clientId: string): void {
+  activeClients.delete(clientId);
 }
 
 export function clientSecretOf(client: ApiClient): string {

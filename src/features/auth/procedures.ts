@@ -31,9 +31,13 @@ function authenticate(gateway: Gateway) {
     const claims = match ? await verifyAccessTokenCached(match[1], gateway) : undefined;
     // Read on every request, through a cache of a few seconds (docs/decisions.md, Caches).
     const client = claims ? await findActiveClientCached(ctx.db, claims.clientId) : undefined;
-    if (!claims || !client || client.gateway !== gateway) throw toTRPCError(errors.gatewayUnauthorized());
+    // A token issued before the client's secret was rotated is revoked with the old secret.
+    if (!claims || !client || client.gateway !== gateway || (claims.secretVersion ?? 1) !== client.secretVersion)
+      throw toTRPCError(errors.gatewayUnauthorized());
     if (ctx.rest) ctx.rest.clientId = client.id;
-    return next({ ctx: { client, tokenScopes: claims.scopes } });
+    // A scope removed from the client since the token was issued no longer counts.
+    const tokenScopes = claims.scopes.filter((scope) => client.scopes.includes(scope));
+    return next({ ctx: { client, tokenScopes } });
   });
 }
 

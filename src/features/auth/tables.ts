@@ -12,6 +12,12 @@ export const apiClients = pgTable("api_clients", {
   secretHash: text("secret_hash").notNull(),
   /** The secret sealed with AES-GCM: request signatures are HMACs keyed with it (decisions §6). */
   secretEncrypted: text("secret_encrypted").notNull(),
+  /**
+   * Bumped by each secret rotation; access tokens carry the version they were issued under and a
+   * token of an older one is refused (docs/decisions.md, Console: access management).
+   */
+  secretVersion: integer("secret_version").notNull().default(1),
+  secretRotatedAt: timestamp("secret_rotated_at", { withTimezone: true }),
   requireSignature: boolean("require_signature").notNull().default(false),
   providerCode: text("provider_code"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -25,6 +25,6 @@ export async function exchangeClientCredentials(
     if (notGranted.length) throw errors.oauth("invalid_scope", `Scopes not granted to this client: ${notGranted.join(" ")}`);
     scopes = requested.scopes;
   }
-  const accessToken = await issueAccessToken({ clientId: client.id, gateway, scopes });
+  const accessToken = await issueAccessToken({ clientId: client.id, gateway, scopes, secretVersion: client.secretVersion });
   return { access_token: accessToken, token_type: "Bearer" as const, scope: scopes.join(" "), expires_in: TOKEN_LIFETIME_SECONDS };
 }

@@ -41,11 +41,12 @@ function issuer(): string {
   return `urn:pis:${getConfig().appEnv}`;
 }
 
-export type TokenClaims = { clientId: string; gateway: Gateway; scopes: Scope[] };
+/** `secretVersion`: the client's secret version at issue (absent = 1, the first secret). */
+export type TokenClaims = { clientId: string; gateway: Gateway; scopes: Scope[]; secretVersion?: number };
 
 export async function issueAccessToken(claims: TokenClaims, now = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ scope: claims.scopes.join(" "), gty: "client-credentials" })
+  return new SignJWT({ scope: claims.scopes.join(" "), gty: "client-credentials", sv: claims.secretVersion ?? 1 })
     .setProtectedHeader({ alg: "EdDSA", kid: key().kid, typ: "JWT" })
     .setIssuer(issuer())
     .setAudience(audienceOf(claims.gateway))
@@ -63,8 +64,9 @@ export async function verifyAccessToken(token: string, gateway: Gateway, now = n
 
 /**
  * A token verified once is remembered until its own expiry (at most a minute here), so a partner
- * sending many requests with one token pays for one signature check: a JWT cannot be revoked, so the
- * answer cannot change before it expires. Failures are not remembered.
+ * sending many requests with one token pays for one signature check: the signature's answer cannot
+ * change before it expires. Revocation (a rotated secret, a removed scope) is decided against the
+ * client row on every request, not here. Failures are not remembered.
  */
 const verifiedTokens = new TtlCache<TokenClaims>(60_000);
 
@@ -87,7 +89,12 @@ async function verify(token: string, gateway: Gateway, now: Date): Promise<{ cla
     });
     if (typeof payload.sub !== "string" || typeof payload.scope !== "string" || typeof payload.exp !== "number") return undefined;
     return {
-      claims: { clientId: payload.sub, gateway, scopes: payload.scope.split(" ").filter(Boolean) as Scope[] },
+      claims: {
+        clientId: payload.sub,
+        gateway,
+        scopes: payload.scope.split(" ").filter(Boolean) as Scope[],
+        secretVersion: typeof payload.sv === "number" ? payload.sv : 1,
+      },
       expiresAt: payload.exp * 1000,
     };
   } catch (error) {

@@ -2,15 +2,18 @@ import { desc } from "drizzle-orm";
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
+import { clientsConsoleRouter } from "../auth/console/router";
 import { staffProcedure } from "../auth/procedures";
 import { billingConsoleRouter } from "../billing/console/router";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
+import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
 import { ownerMergeConsoleRouter } from "../owners/merge/console";
 import { propertyOwners } from "../owners/tables";
-import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../policies/console";
+import { policiesConsoleRouter } from "../policies/console/router";
 import { prospectsConsoleRouter } from "../prospects/console/router";
 import { buildingsConsoleRouter } from "../roster/console/router";
 import { overviewConsoleRouter } from "../webhooks/console/overview-router";
+import { providersConsoleRouter } from "../webhooks/console/providers.router";
 import { webhooksConsoleRouter } from "../webhooks/console/router";
 import { PERMISSIONS, permissionsOf } from "./permissions";
 
@@ -53,17 +56,11 @@ export const consoleRouter = router({
   }),
   overview: overviewConsoleRouter,
   prospects: prospectsConsoleRouter,
-  policies: router({
-    search: staffProcedure("policies.read")
-      .input(policySearchInput)
-      .output(z.array(consolePolicyRow))
-      .query(({ ctx, input }) => searchPolicies(ctx.db, input)),
-    detail: staffProcedure("policies.read")
-      .input(z.object({ id: z.number().int().positive() }))
-      .output(consolePolicyDetail)
-      .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
-  }),
+  policies: policiesConsoleRouter,
   ownerMerge: ownerMergeConsoleRouter,
+  accessClients: clientsConsoleRouter,
+  buildingGrants: buildingGrantsConsoleRouter,
+  providers: providersConsoleRouter,
   billing: billingConsoleRouter,
   owners: router({
     list: staffProcedure("owners.read")

@@ -5,14 +5,15 @@ import { errors } from "../../server/errors";
 import { propertyOwners } from "../owners/tables";
 import { prospects } from "../prospects/tables";
 import { properties, units } from "../roster/tables";
+import { historyOfPolicy, policyHistory } from "./console/history";
 import { archivesOfPolicy } from "./documents/storage";
 import { POLICY_MESSAGES as M } from "./messages";
 import { POLICY_PRODUCTS, POLICY_STATUSES, policies } from "./policies.table";
 
 /**
  * The console's view of policies (decisions §11: `admin_policy_url` is `/console/policies/<numeric
- * id>`; §12 Prospects and policies). Read-only here; revisions and cancellation come with policy
- * servicing. Staff see every owner's policies.
+ * id>`; §12 Prospects and policies). Staff see every owner's policies; revisions and cancellation
+ * are in `revisions/`, the procedures in `console/router.ts`.
  */
 
 export const consolePolicyRow = z.object({
@@ -24,6 +25,7 @@ export const consolePolicyRow = z.object({
   owner_slug: z.string(),
   building_name: z.string(),
   unit_name: z.string(),
+  unit_external_id: z.string().nullable(),
   renter: z.string().nullable(),
   coverage_amount_cents: z.number().int(),
   coverage_start_date: z.string(),
@@ -33,6 +35,7 @@ export const consolePolicyRow = z.object({
 export type ConsolePolicyRow = z.infer<typeof consolePolicyRow>;
 
 export const consolePolicyDetail = consolePolicyRow.extend({
+  unit_id: z.number().int(),
   product_version: z.string().nullable(),
   cadence: z.enum(["upfront", "monthly"]),
   premium_cents: z.number().int(),
@@ -42,7 +45,11 @@ export const consolePolicyDetail = consolePolicyRow.extend({
   source_prospect_id: z.string().nullable(),
   application_id: z.string().nullable(),
   pms: z.object({ type: z.string().nullable(), property_id: z.string().nullable(), unit_id: z.string().nullable(), resident_id: z.string().nullable() }),
-  documents: z.array(z.object({ url: z.string(), filename: z.string(), created_at: z.string() })),
+  /** The owner's ceiling a revised coverage amount must stay within (null: none). */
+  owner_max_coverage_amount_cents: z.number().int().nullable(),
+  /** Every archive generation, newest first: each link keeps serving its own content. */
+  documents: z.array(z.object({ url: z.string(), filename: z.string(), byte_size: z.number().int(), created_at: z.string() })),
+  ...policyHistory.shape,
 });
 export type ConsolePolicyDetail = z.infer<typeof consolePolicyDetail>;
 
@@ -50,6 +57,9 @@ export const policySearchInput = z.object({
   /** Part of a policy number, a renter's name or email, or a `source_prospect_id`. */
   query: z.string().trim().max(200).optional(),
   status: z.enum(POLICY_STATUSES).optional(),
+  /** The owner's slug (exact); an unknown slug is a 404, not an empty list. */
+  owner: z.string().trim().min(1).max(200).optional(),
+  product_type: z.enum(POLICY_PRODUCTS).optional(),
   /** Keyset paging: policies with a smaller id than this one. */
   before: z.number().int().positive().optional(),
   limit: z.number().int().min(1).max(200).default(50),
@@ -59,8 +69,10 @@ const columns = {
   policy: policies,
   ownerName: propertyOwners.name,
   ownerSlug: propertyOwners.slug,
+  ownerMax: propertyOwners.maxCoverageAmountCents,
   building: properties,
   unitName: units.name,
+  unitExternalId: units.externalSystemId,
   firstName: prospects.firstName,
   lastName: prospects.lastName,
   email: prospects.email,
@@ -91,6 +103,7 @@ function rowOf(row: Joined): ConsolePolicyRow {
     owner_slug: row.ownerSlug,
     building_name: row.building.buildingName,
     unit_name: row.unitName,
+    unit_external_id: row.unitExternalId,
     renter: renterName(row),
     coverage_amount_cents: policy.coverageAmountCents,
     coverage_start_date: policy.coverageStartDate,
@@ -101,7 +114,7 @@ function rowOf(row: Joined): ConsolePolicyRow {
 
 /** Newest first; `query` matches the policy number, the renter's name or email, or the partner's prospect id. */
 export async function searchPolicies(db: Tx, input: z.input<typeof policySearchInput>): Promise<ConsolePolicyRow[]> {
-  const { query, status, before, limit } = policySearchInput.parse(input);
+  const { query, status, owner, product_type, before, limit } = policySearchInput.parse(input);
   const conditions: SQL[] = [];
   if (query) {
     const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -115,6 +128,12 @@ export async function searchPolicies(db: Tx, input: z.input<typeof policySearchI
     if (match) conditions.push(match);
   }
   if (status) conditions.push(eq(policies.status, status));
+  if (owner) {
+    const [found] = await db.select({ id: propertyOwners.id }).from(propertyOwners).where(eq(propertyOwners.slug, owner));
+    if (!found) throw errors.notFound(M.ownerNotFound(owner));
+    conditions.push(eq(policies.ownerId, found.id));
+  }
+  if (product_type) conditions.push(eq(policies.productType, product_type));
   if (before) conditions.push(lt(policies.id, before));
   const rows = await joined(db)
     .where(conditions.length ? and(...conditions) : undefined)
@@ -128,9 +147,10 @@ export async function policyForConsole(db: Tx, id: number): Promise<ConsolePolic
   const [row] = await joined(db).where(eq(policies.id, id));
   if (!row) throw errors.notFound(M.notFound);
   const policy = row.policy;
-  const documents = await archivesOfPolicy(db, policy.id);
+  const [documents, history] = await Promise.all([archivesOfPolicy(db, policy.id), historyOfPolicy(db, policy)]);
   return {
     ...rowOf(row),
+    unit_id: policy.unitId,
     product_version: policy.productVersion,
     cadence: policy.cadence,
     premium_cents: policy.premiumCents,
@@ -140,6 +160,8 @@ export async function policyForConsole(db: Tx, id: number): Promise<ConsolePolic
     source_prospect_id: policy.sourceProspectId,
     application_id: policy.applicationId === null ? null : `pa_${policy.applicationId}`,
     pms: { type: policy.pmsType, property_id: policy.pmsPropertyId, unit_id: policy.pmsUnitId, resident_id: policy.pmsResidentId },
-    documents: documents.map((d) => ({ url: d.url, filename: d.filename, created_at: d.createdAt.toISOString() })),
+    owner_max_coverage_amount_cents: row.ownerMax,
+    documents: documents.map((d) => ({ url: d.url, filename: d.filename, byte_size: d.byteSize, created_at: d.createdAt.toISOString() })),
+    ...history,
   };
 }

@@ -24,4 +24,5 @@ export const POLICY_MESSAGES = {
   applicationCanceled: "Application is canceled",
   alreadyCovered: "Application already has a policy or cash deposit",
   notFound: "Policy not found",
+  ownerNotFound: (slug: string) => `No owner ${slug}`,
 } as const;

@@ -11,7 +11,7 @@ import { providerBuildings, providerOwners, providers } from "./providers.table"
 /** A building named by the operator: its owner's slug and its `external_system_id` under that owner. */
 export type BuildingRef = { ownerSlug: string; externalId: string };
 
-async function resolveOwners(tx: Tx, slugs: string[]) {
+export async function resolveOwners(tx: Tx, slugs: string[]) {
   if (slugs.length === 0) return [];
   const owners = await tx.select({ id: propertyOwners.id, slug: propertyOwners.slug }).from(propertyOwners).where(inArray(propertyOwners.slug, slugs));
   const missing = slugs.filter((slug) => !owners.some((owner) => owner.slug === slug));
@@ -19,7 +19,7 @@ async function resolveOwners(tx: Tx, slugs: string[]) {
   return owners;
 }
 
-async function resolveBuildings(tx: Tx, refs: BuildingRef[]) {
+export async function resolveBuildings(tx: Tx, refs: BuildingRef[]) {
   if (refs.length === 0) return [];
   const rows = await tx
     .select({ id: properties.id, ownerSlug: propertyOwners.slug, externalId: properties.externalSystemId })

@@ -61,6 +61,7 @@ export function ConfirmDialog({
   error,
   onConfirm,
   children,
+  dismissLabel = "Cancel",
 }: {
   trigger: ReactNode;
   title: ReactNode;
@@ -72,6 +73,8 @@ export function ConfirmDialog({
   error?: ReactNode;
   onConfirm: () => unknown | Promise<unknown>;
   children?: ReactNode;
+  /** The button that closes without acting ("Cancel" unless the action itself is a cancellation). */
+  dismissLabel?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
@@ -120,7 +123,7 @@ export function ConfirmDialog({
         )}
         <div className={styles.dialogActions}>
           <RadixDialog.Close asChild>
-            <Button variant="secondary">Cancel</Button>
+            <Button variant="secondary">{dismissLabel}</Button>
           </RadixDialog.Close>
           <Button type="submit" variant={danger ? "danger" : "primary"} disabled={!ready || pending} aria-busy={pending || undefined}>
             {pending ? "Working…" : actionLabel}

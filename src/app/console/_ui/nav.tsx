@@ -16,6 +16,7 @@ export const NAV_ITEMS: { href: string; label: string; permission: Permission }[
   { href: "/console/delinquencies", label: "Delinquencies", permission: "policies.read" },
   { href: "/console/ingestion", label: "Ingested events", permission: "ingestion.read" },
   { href: "/console/audit", label: "Audit log", permission: "audit.read" },
+  { href: "/console/access", label: "Access", permission: "access.read" },
 ];
 
 function NavItem({ href, label, permission }: (typeof NAV_ITEMS)[number]) {

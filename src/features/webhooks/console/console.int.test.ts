@@ -11,6 +11,7 @@ import { emitEvent } from "../emit";
 import { webhookDeliveries, webhookEndpoints } from "../tables";
 import { webhookPartner } from "../webhook-test-helpers";
 import { bulkRetries } from "./bulk-retries.table";
+import { runBulkRetry } from "./retry";
 
 const receiver = receiversOfThisFile();
 const operator: ConsoleUser = { id: 1, email: "ops@example.com", role: "operator" };
@@ -196,6 +197,22 @@ describe("console deliveries: bulk retry (dry-run count, then a job with progres
     const [row] = await db.select().from(bulkRetries).where(eq(bulkRetries.id, started.id));
     expect(row.finishedAt).not.toBeNull();
     expect((await (await as(manager)).bulkRetries.recent()).map((r) => r.id)).toContain(started.id);
+  });
+
+  it("resumes a bulk retry whose worker died mid-way (row left running, part enqueued) when its job runs again", async () => {
+    const a = await failedDeliveries(3);
+    const started = await (await as(operator)).bulkRetries.start({ owner: a.owner.slug });
+    const db = await getDb();
+    // What a worker killed after its first chunk leaves: the row running with its progress, one
+    // delivery re-enqueued, and the job (unlocked later by system__unlock_stale_workers) to run again.
+    await db.update(bulkRetries).set({ status: "running", startedAt: new Date(), enqueued: 1 }).where(eq(bulkRetries.id, started.id));
+    await db.update(webhookDeliveries).set({ status: "pending" }).where(eq(webhookDeliveries.id, a.ids[0]));
+    // The CLI's inline run does not take a running bulk retry (it may be alive elsewhere).
+    expect(await runBulkRetry(db, started.id)).toBeUndefined();
+    a.hook.answer({ status: 200 });
+    await runDueJobs();
+    expect(await (await as(manager)).bulkRetries.progress({ id: started.id })).toMatchObject({ status: "done", matched: 3, enqueued: 3 });
+    expect((await (await as(manager)).deliveries.search({ owner: a.owner.slug, status: "failed" })).deliveries).toHaveLength(0);
   });
 
   it("skips deliveries of deleted endpoints and refuses a bad filter", async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
@@ -122,12 +122,19 @@ export const BULK_RETRY_CHUNK = 2500;
  * deliveries matching its filter up to its cutoff, and re-enqueues them chunk by chunk with the
  * Partner API retry's semantics (`reenqueueDeliveries`), recording progress after each chunk. A
  * delivery no longer failed by then (retried meanwhile) is skipped.
+ *
+ * `resume` (the job): a bulk retry still `running` is taken too. Its one job runs again only when
+ * the worker that ran it died mid-way (a failed run marks the row `failed`; a dead worker's job is
+ * unlocked by `system__unlock_stale_workers`), so the row would otherwise stay `running` forever.
+ * Resuming is safe: the deliveries already re-enqueued are no longer failed and are not matched
+ * again, and the progress goes on from what the dead run recorded.
  */
-export async function runBulkRetry(db: Db, id: number): Promise<BulkRetry | undefined> {
+export async function runBulkRetry(db: Db, id: number, options: { resume?: boolean } = {}): Promise<BulkRetry | undefined> {
+  const takeable = options.resume ? inArray(bulkRetries.status, ["queued", "running"]) : eq(bulkRetries.status, "queued");
   const [bulk] = await db
     .update(bulkRetries)
-    .set({ status: "running", startedAt: sql`now()` })
-    .where(and(eq(bulkRetries.id, id), eq(bulkRetries.status, "queued")))
+    .set({ status: "running", startedAt: sql`coalesce(${bulkRetries.startedAt}, now())` })
+    .where(and(eq(bulkRetries.id, id), takeable))
     .returning();
   if (!bulk) return undefined;
   try {
@@ -138,7 +145,7 @@ export async function runBulkRetry(db: Db, id: number): Promise<BulkRetry | unde
         .from(webhookDeliveries)
         .where(await failedConditions(db, filter, bulk.cutoff))
     ).map((row) => row.id);
-    let enqueued = 0;
+    let enqueued = bulk.enqueued;
     for (let at = 0; at < ids.length; at += BULK_RETRY_CHUNK) {
       await db.transaction(async (tx) => {
         enqueued += await reenqueueDeliveries(tx, ids.slice(at, at + BULK_RETRY_CHUNK));

@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "../../../server/db/client";
+import { errors } from "../../../server/errors";
+import { type AuditActor, recordAudit } from "../../audit/audit";
+import { type Policy, policies } from "../policies.table";
+import { changePolicyStatus } from "../status/change-status";
+import { actorOf, lockedPolicy } from "./locked-policy";
+import { REVISION_MESSAGES as M } from "./messages";
+
+export const cancellationInput = z.object({
+  /** Internal (status history, audit, console); spec: `policy.canceled` carries no reason. */
+  reason: z.string().trim().max(500, M.reasonTooLong).optional(),
+});
+
+/**
+ * Cancels a policy in the caller's transaction (decisions §11: `policy.canceled`, carrying no reason
+ * or refund). Through `changePolicyStatus`, so two staff (or staff and the cron) racing change it
+ * once and emit one event; the loser, and anyone canceling a canceled policy, gets a 409. The
+ * documents are not rebuilt: the declarations show no status (docs/decisions.md).
+ */
+export async function cancelPolicy(tx: Tx, actor: AuditActor, policyId: number, input: z.input<typeof cancellationInput> = {}): Promise<Policy> {
+  const { reason } = cancellationInput.parse(input);
+  const policy = await lockedPolicy(tx, policyId);
+  if (policy.status === "canceled") throw errors.conflict(M.alreadyCanceled);
+  if (policy.status === "expired") throw errors.conflict(M.notCancelable(policy.status));
+  const canceled = await changePolicyStatus(tx, policyId, policy.status, "canceled", { actor: actorOf(actor), reason: reason || undefined });
+  if (!canceled) {
+    // Only reachable if the status moved between the lock and the update (it cannot while locked).
+    const [now] = await tx.select({ status: policies.status }).from(policies).where(eq(policies.id, policyId));
+    throw errors.conflict(now?.status === "canceled" ? M.alreadyCanceled : M.notCancelable(now?.status ?? "missing"));
+  }
+  await recordAudit(tx, actor, {
+    action: "policies.cancel",
+    subject: { type: "policy", id: policyId },
+    ownerId: policy.ownerId,
+    before: { status: policy.status },
+    after: { status: canceled.status, ...(reason ? { reason } : {}) },
+  });
+  return canceled;
+}
