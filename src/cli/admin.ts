@@ -25,6 +25,7 @@ import { closeDb, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
 import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
 import { decryptSecret } from "../server/secrets";
+import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
 
 /**
  * Operator CLI (decisions §4): `npm run admin -- <command> [flags]` prints one JSON object on stdout;
@@ -243,6 +244,7 @@ const COMMANDS: Record<string, Command> = {
       return createUser(await getDb(), { email: str(flags, "email"), password: str(flags, "password"), role });
     },
   },
+  ...BILLING_COMMANDS,
 };
 
 /** The CLI's rendering of the one error model: the message, then each field's messages. */
@@ -310,6 +312,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
         "unit-external-id": { type: "string" },
         note: { type: "string" },
         reason: { type: "string" },
+        ...BILLING_OPTIONS,
       },
     });
     await migrateDatabase(await databaseUrl());

@@ -1,3 +1,4 @@
+import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
@@ -11,6 +12,7 @@ import type { AnyTask } from "../server/jobs/define-task";
 /** Every feature's tasks, one file each, named `<entity>__<action>` (style §5); the job runner adds its own. */
 export const FEATURE_TASKS: readonly AnyTask[] = [
   applicationUnderwrite,
+  billingRun,
   ingestionEventApply,
   policyBuildDocuments,
   prospectCheckEligibility,

@@ -3,6 +3,7 @@ import { router } from "../../server/trpc/init";
 import { auditRow, auditSearchInput, searchAudit } from "../audit/audit";
 import { clientsConsoleRouter } from "../auth/console/router";
 import { staffProcedure } from "../auth/procedures";
+import { billingConsoleRouter } from "../billing/console/router";
 import { frameOriginsConsoleRouter } from "../enrollment/console/frame-origins";
 import { ingestionEventRow, recentIngestionEvents } from "../ingestion/console";
 import { buildingGrantsConsoleRouter } from "../owners/console/building-grants.router";
@@ -55,4 +56,5 @@ export const consoleRouter = router({
   sources: sourcesConsoleRouter,
   frameOrigins: frameOriginsConsoleRouter,
   users: usersConsoleRouter,
+  billing: billingConsoleRouter,
 });

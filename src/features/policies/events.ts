@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { delinquencies } from "../billing/tables";
 import { propertyOwners } from "../owners/tables";
 import { sources } from "../prospects/sources.table";
 import { prospects } from "../prospects/tables";
@@ -10,10 +11,21 @@ import type { Policy } from "./policies.table";
 
 export type PolicyEvent = "policy.created" | "policy.updated" | "policy.canceled" | "policy.expired" | "policy.documents_updated";
 
-/** What a policy's events read beside the policy: owner, building, and the client of its prospect's source. */
-async function contextOf(tx: Tx, policy: Policy) {
+/**
+ * What a policy's events read beside the policy: owner, building, the client of its prospect's
+ * source, and whether a delinquency is open (renewal eligibility; decisions §11 Billing).
+ */
+export async function contextOf(tx: Tx, policy: Policy) {
   const [row] = await tx
-    .select({ slug: propertyOwners.slug, purchaseFlowEnabled: propertyOwners.purchaseFlowEnabled, buildingActive: properties.active })
+    .select({
+      slug: propertyOwners.slug,
+      purchaseFlowEnabled: propertyOwners.purchaseFlowEnabled,
+      buildingActive: properties.active,
+      openDelinquency: sql<boolean>`exists (${tx
+        .select({ one: sql`1` })
+        .from(delinquencies)
+        .where(and(eq(delinquencies.policyId, policy.id), eq(delinquencies.status, "active")))})`,
+    })
     .from(propertyOwners)
     .innerJoin(properties, eq(properties.id, policy.propertyId))
     .where(eq(propertyOwners.id, policy.ownerId));
@@ -37,7 +49,7 @@ export async function emitPolicyEvent(tx: Tx, event: PolicyEvent, policy: Policy
   const context = await contextOf(tx, policy);
   const data = insurancePolicyPayload(
     policy,
-    { buildingActive: context.buildingActive, purchaseFlowEnabled: context.purchaseFlowEnabled },
+    { buildingActive: context.buildingActive, purchaseFlowEnabled: context.purchaseFlowEnabled, openDelinquency: context.openDelinquency },
     event === "policy.documents_updated" ? options : {},
   );
   await emitEvent(tx, { ownerId: policy.ownerId, ownerSlug: context.slug, event, data, clientId: context.clientId, building: { id: policy.propertyId } });

@@ -10,6 +10,7 @@ export const RENEWAL_BLOCKING_REASONS = {
   policyExpired: "Policy is expired",
   propertyInactive: REASONS.propertyInactive,
   purchaseFlowDisabled: REASONS.purchaseFlowDisabled,
+  openDelinquency: "Policy has an open delinquency",
 } as const;
 
 /** Messages of the issuance flow (operator and flow errors, never partner-facing bodies). */

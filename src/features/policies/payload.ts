@@ -8,8 +8,8 @@ export function adminPolicyUrl(policyId: number, publicBaseUrl = getConfig().pub
   return `${publicBaseUrl}/console/policies/${policyId}`;
 }
 
-/** What the payload reads beside the policy row: its building and owner, for renewal eligibility. */
-export type PolicyContext = { buildingActive: boolean; purchaseFlowEnabled: boolean; publicBaseUrl?: string };
+/** What the payload reads beside the policy row: its building, owner and open delinquency, for renewal eligibility. */
+export type PolicyContext = { buildingActive: boolean; purchaseFlowEnabled: boolean; openDelinquency?: boolean; publicBaseUrl?: string };
 
 /**
  * spec Policy payload (`insurance_policy`), built from a policy row. The field rules (prefixed id,

@@ -5,6 +5,8 @@ export type RenewalFacts = {
   status: PolicyStatus;
   buildingActive: boolean;
   purchaseFlowEnabled: boolean;
+  /** A delinquency of the policy is `active` (decisions §11 Billing); absent means none is open. */
+  openDelinquency?: boolean;
 };
 
 export type RenewalEligibility = { status: "eligible" | "blocked"; reasons: string[] };
@@ -21,5 +23,7 @@ export function renewalEligibility(facts: RenewalFacts): RenewalEligibility {
   if (facts.status === "expired") reasons.push(R.policyExpired);
   if (!facts.buildingActive) reasons.push(R.propertyInactive);
   if (!facts.purchaseFlowEnabled) reasons.push(R.purchaseFlowDisabled);
+  // decisions §11 Billing: an open delinquency blocks renewal until it is settled.
+  if (facts.openDelinquency) reasons.push(R.openDelinquency);
   return { status: reasons.length ? "blocked" : "eligible", reasons };
 }

@@ -26,6 +26,11 @@ export type TaskDefinition<Payload = unknown> = TaskDeclaration<Payload> & {
    * started with every worker and backed by a crontab entry each minute.
    */
   readonly everySeconds?: () => number;
+  /**
+   * Scheduled tasks: a graphile-worker crontab line's time and options, e.g. `0 6 * * * ?fill=1d`
+   * (daily at 06:00 UTC, runs missed while no worker ran in the last day are made up).
+   */
+  readonly cron?: string;
   readonly handler: (payload: Payload, helpers: JobHelpers) => Promise<void>;
 };
 
@@ -130,10 +135,15 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
   return list;
 }
 
-/** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain. */
+/** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain; scheduled tasks at their `cron`. */
 export function crontabOf(definitions: readonly AnyTask[]): string {
-  return definitions
-    .filter((definition) => definition.everySeconds)
-    .map((definition) => `* * * * * ${definition.name}`)
-    .join("\n");
+  const recurring = definitions.filter((definition) => definition.everySeconds).map((definition) => `* * * * * ${definition.name}`);
+  const scheduled = definitions.filter((definition) => definition.cron).map((definition) => cronLine(definition.cron as string, definition.name));
+  return [...recurring, ...scheduled].join("\n");
+}
+
+/** `0 6 * * * ?fill=1d` + name → `0 6 * * * name ?fill=1d` (graphile-worker's crontab format). */
+function cronLine(cron: string, name: string): string {
+  const [time, options] = cron.trim().split(/\s+(?=\?)/);
+  return options ? `${time} ${name} ${options}` : `${time} ${name}`;
 }

@@ -171,13 +171,18 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
   const subject = `application:pa_${application.id}`;
   let result: Awaited<ReturnType<ReturnType<typeof processorFor>["charge"]>>;
   try {
-    result = await processorFor(getConfig()).charge({
+    const processor = processorFor(getConfig());
+    const card = { number: input.number, expiry: input.expiry, cvc: input.cvc, postalCode: input.postalCode };
+    // decisions §11 Billing: a monthly premium is charged each month to the card of the purchase, so
+    // the card is kept first and this first month charged to the kept card (billing follows the charge).
+    const source = view.cadence === "monthly" ? { methodId: (await processor.storeMethod(card)).methodId } : { card };
+    result = await processor.charge({
       idempotencyKey: `${subject}:${input.attempt}`,
       amountCents,
       currency: "usd",
       description: `${view.summary} — ${record.owner.name}`,
       metadata: { subject, owner: record.owner.slug },
-      card: { number: input.number, expiry: input.expiry, cvc: input.cvc, postalCode: input.postalCode },
+      ...source,
     });
   } catch (error) {
     if (error instanceof AppError && error.kind === "invalid") return refused(view, M.cardInvalid, error.fields ?? {});

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge, Can, type ConsoleOutputs, errorMessage, Facts, formatDateTime, PageHeader, useTRPC } from "../../../_ui";
 import { day, money, PRODUCT_LABELS } from "../format";
+import { BillingPanel } from "./billing-panel";
 import styles from "./policy.module.css";
 import { CancelPolicy, ReviseForm } from "./policy-actions";
 import { PolicyDeliveries } from "./policy-deliveries";
@@ -103,6 +104,7 @@ export function PolicyDetail({ id }: { id: number }) {
       <StatusHistory policy={policy} />
       <Revisions policy={policy} />
       <Documents policy={policy} />
+      <BillingPanel policyId={policy.id} />
       <Can permission="deliveries.read">
         <PolicyDeliveries policyNumber={policy.policy_number} />
       </Can>
