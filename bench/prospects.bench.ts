@@ -175,7 +175,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     console.log(`  ratio  in-process / floor                ${ratio(inProcess, floor).toFixed(2)}x`);
     console.log(`  background work drained after each phase: floor ${floor.drainMs} ms, in-process ${inProcess.drainMs} ms, API ${api.drainMs} ms`);
     const cpuOf = (p: Phase) => `web ${p.cpu.web === undefined ? "n/a" : p.cpu.web.toFixed(2)} ms, bench ${p.cpu.bench.toFixed(2)} ms`;
-    console.log(`  CPU per request (load + drain; web = service process with its inline worker, bench = this process):`);
+    console.log(`  CPU per request (load + drain; web = the service's web process, its inline worker included when it has one; bench = this process):`);
     console.log(`    floor ${cpuOf(floor)}   in-process ${cpuOf(inProcess)}   API ${cpuOf(api)}`);
     for (const [name, written] of [
       ["floor", floor],
