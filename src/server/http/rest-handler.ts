@@ -16,12 +16,12 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 /**
  * The one adapter between HTTP and the tRPC router for a gateway (style §2: never a hand-written
- * REST route beside the router). trpc-to-openapi's fetch handler matches the route, validates and
- * calls the procedure, through its documented options only; this wrapper:
- * - reads the body once (raw bytes are needed for request signatures) and hands the adapter a new
- *   `Request` whose body is a bare JSON array wrapped as `{items}` (stack notes);
+ * REST route beside the router). trpc-to-openapi's node handler, built once, matches the route,
+ * validates and calls the procedure, through its documented options only; this wrapper:
+ * - reads and parses the body once (the raw text is kept for request signatures) and hands the
+ *   adapter the parsed body, a bare JSON array wrapped as `{items}` (stack notes);
  * - defers media-type and JSON problems until the caller is authenticated (the adapter would answer
- *   them first): the new `Request` always carries well-formed JSON;
+ *   them first): the adapter always sees a JSON object;
  * - answers the specification's exact error bodies, decided in `onError`, in place of the adapter's;
  * - sets the success status a procedure chose (201, 202) through `responseMeta`;
  * - adds `X-Request-Id` and `Cache-Control: no-store`, and writes one access-log line.
