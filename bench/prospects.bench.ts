@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import { getConfig, resetConfig } from "../src/server/config";
 import { connectPostgres } from "../src/server/db/url";
 import { completeProspectFields } from "../src/test/samples";
+import { cpuMsOf, listenerPid } from "./lib/cpu";
 import { fmt, type LoadResult, load } from "./lib/load";
 import { type FloorOwner, floorUpsert } from "./lib/prospect-floor";
 import { startBenchReceivers } from "./lib/receivers";
@@ -40,7 +41,13 @@ async function drained(sql: postgres.Sql): Promise<number> {
   }
 }
 
-type Phase = { result: LoadResult; drainMs: number; rows: string };
+/**
+ * CPU milliseconds per measured request, its background work included (load + drain): of the web
+ * process (which also runs the inline worker) and of this process (the in-process transaction, or
+ * the HTTP client). Unlike requests a second, these do not move with the machine's other load.
+ */
+type CpuPerRequest = { web?: number; bench: number };
+type Phase = { result: LoadResult; drainMs: number; rows: string; cpu: CpuPerRequest };
 
 /**
  * Issue 9's benchmark (item 16): the prospect upsert through the API, the same domain transaction
@@ -71,6 +78,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
       if (!response.ok) throw new Error(`bench set-up: ${response.status} ${await response.text()}`);
       return (await response.json()) as T;
     };
+    const webPid = listenerPid(Number(new URL(service.baseUrl).port));
     const run = Date.now();
     const slugs: string[] = [];
     for (let o = 0; o < OWNERS; o++) {
@@ -103,10 +111,18 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
       const endpoints = await Promise.all(slugs.map((slug) => registerEndpoint(slug, receivers.urls[0], ["prospect.created", "prospect.ready"])));
       await load(WARMUP, CONCURRENCY, (i) => upsert(`${prefix}-w${i}`, i % OWNERS));
       await drained(sql);
+      const webBefore = cpuMsOf(webPid);
+      const benchBefore = process.cpuUsage();
       const result = await load(TOTAL, CONCURRENCY, (i) => upsert(`${prefix}-${i}`, i % OWNERS));
       const drainMs = await drained(sql);
+      const benchUsed = process.cpuUsage(benchBefore);
+      const webAfter = cpuMsOf(webPid);
+      const cpu: CpuPerRequest = {
+        web: webBefore === undefined || webAfter === undefined ? undefined : (webAfter - webBefore) / TOTAL,
+        bench: (benchUsed.user + benchUsed.system) / 1000 / TOTAL,
+      };
       await Promise.all(endpoints.map((id, o) => send("DELETE", `/api/partners/${slugs[o]}/webhooks/endpoints/${id}`).then((r) => r.arrayBuffer())));
-      return { result, drainMs, rows: await rowsWritten(sql, prefix, endpoints) };
+      return { result, drainMs, cpu, rows: await rowsWritten(sql, prefix, endpoints) };
     };
 
     const owners = await sql<FloorOwner[]>`select id, slug from property_owners where slug in ${sql(slugs)}`;
@@ -158,6 +174,9 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     console.log(`  ratio  API / floor                       ${ratio(api, floor).toFixed(2)}x`);
     console.log(`  ratio  in-process / floor                ${ratio(inProcess, floor).toFixed(2)}x`);
     console.log(`  background work drained after each phase: floor ${floor.drainMs} ms, in-process ${inProcess.drainMs} ms, API ${api.drainMs} ms`);
+    const cpuOf = (p: Phase) => `web ${p.cpu.web === undefined ? "n/a" : p.cpu.web.toFixed(2)} ms, bench ${p.cpu.bench.toFixed(2)} ms`;
+    console.log(`  CPU per request (load + drain; web = the service's web process, its inline worker included when it has one; bench = this process):`);
+    console.log(`    floor ${cpuOf(floor)}   in-process ${cpuOf(inProcess)}   API ${cpuOf(api)}`);
     for (const [name, written] of [
       ["floor", floor],
       ["in-process", inProcess],

@@ -104,19 +104,33 @@ export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: stri
 /**
  * The owner of a slug and whether the client was granted it, in one statement (spec Owner slugs and
  * access: unknown slug 404, not granted 403). Undefined when the slug is unknown. The slug of an
- * owner merged into another answers for the survivor (decisions §12 Owners).
+ * owner merged into another answers for the survivor (decisions §12 Owners). Read on every request,
+ * never cached (docs/decisions.md, Performance and caches); the statement's text is built once per
+ * database client (issue 9 item 16), only the slug and client id change.
  */
 export async function ownerForClient(tx: Tx, slug: string, clientId: string): Promise<{ owner: Owner; granted: boolean } | undefined> {
-  const [row] = await tx
-    .select({
-      owner: propertyOwners,
-      granted: sql<boolean>`exists (select 1 from ${clientOwnerGrants} where ${clientOwnerGrants.clientId} = ${clientId} and ${clientOwnerGrants.ownerId} = ${propertyOwners.id})`,
-    })
-    .from(propertyOwners)
-    .where(eq(propertyOwners.id, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${slug})`))
-    .limit(1);
+  let query = ownerForClientQueries.get(tx);
+  if (!query) {
+    query = ownerForClientQuery(tx);
+    ownerForClientQueries.set(tx, query);
+  }
+  const [row] = await query.execute({ slug, clientId });
   return row;
 }
+
+function ownerForClientQuery(tx: Tx) {
+  return tx
+    .select({
+      owner: propertyOwners,
+      granted: sql<boolean>`exists (select 1 from ${clientOwnerGrants} where ${clientOwnerGrants.clientId} = ${sql.placeholder("clientId")} and ${clientOwnerGrants.ownerId} = ${propertyOwners.id})`,
+    })
+    .from(propertyOwners)
+    .where(eq(propertyOwners.id, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${sql.placeholder("slug")})`))
+    .limit(1)
+    .prepare("owner_for_client");
+}
+
+const ownerForClientQueries = new WeakMap<Tx, ReturnType<typeof ownerForClientQuery>>();
 
 type Owner = typeof propertyOwners.$inferSelect;
 

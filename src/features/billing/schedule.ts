@@ -1,3 +1,5 @@
+import { errors } from "../../server/errors";
+
 /**
  * The monthly schedule (docs/decisions.md, Billing and delinquencies). Month `k` of a policy starts
  * on the coverage start's day of the month, `k` months later, clamped to the month's last day
@@ -11,7 +13,7 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function partsOf(day: string): { year: number; month: number; day: number } {
   const match = DAY.exec(day);
-  if (!match) throw new Error(`Not a YYYY-MM-DD date: ${day}`);
+  if (!match) throw errors.invalid(`Not a YYYY-MM-DD date: ${day}`);
   return { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
 }
 
