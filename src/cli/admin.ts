@@ -10,6 +10,8 @@ import { mergeOwners } from "../features/owners/merge/merge";
 import { listOwners } from "../features/owners/merge/owner-list";
 import { planMerge } from "../features/owners/merge/plan";
 import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
+import { resolveAsOf } from "../features/policies/lifecycle/as-of";
+import { sweepDuePolicies } from "../features/policies/lifecycle/sweep";
 import { listPoliciesOfOwner } from "../features/policies/list";
 import { createSource } from "../features/prospects/sources";
 import { correctAddress } from "../features/roster/console/actions";
@@ -132,6 +134,15 @@ const COMMANDS: Record<string, Command> = {
       const owner = await findOwnerBySlug(db, str(flags, "owner"));
       if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
       return listPoliciesOfOwner(db, owner.id);
+    },
+  },
+  "policy expire-due": {
+    usage: "[--as-of YYYY-MM-DD] (a date other than today: staging only)",
+    run: async (flags) => {
+      // The daily sweep run by hand: it also starts upcoming policies due, listed under `activated`.
+      const asOf = resolveAsOf(typeof flags["as-of"] === "string" ? flags["as-of"] : undefined);
+      const result = await sweepDuePolicies(await getDb(), asOf, { actor: `cli:${os.userInfo().username}` });
+      return { as_of: asOf, expired: result.expired, activated: result.activated };
     },
   },
   "building show": {
@@ -272,6 +283,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
         role: { type: "string" },
         from: { type: "string" },
         into: { type: "string" },
+        "as-of": { type: "string" },
       },
     });
     await migrateDatabase(await databaseUrl());

@@ -1,5 +1,6 @@
 import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
@@ -13,6 +14,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   applicationUnderwrite,
   ingestionEventApply,
   policyBuildDocuments,
+  policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
   webhookDeliveryAttempt,

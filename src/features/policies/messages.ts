@@ -10,6 +10,15 @@ export const RENEWAL_BLOCKING_REASONS = {
   policyExpired: "Policy is expired",
   propertyInactive: REASONS.propertyInactive,
   purchaseFlowDisabled: REASONS.purchaseFlowDisabled,
+  guaranteeNotEnabled: REASONS.guaranteeNotEnabled,
+  coverageAboveMaximum: REASONS.coverageAboveMaximum,
+} as const;
+
+/** Messages of the status sweep (`policy expire-due`; docs/policies.md). */
+export const LIFECYCLE_MESSAGES = {
+  badAsOf: "--as-of must be a date as YYYY-MM-DD",
+  asOfInProduction: (today: string) => `--as-of other than today (${today}) is refused in production; the sweep runs for today only`,
+  terminal: (from: string, to: string) => `A ${from} policy cannot become ${to}: ${from} is final`,
 } as const;
 
 /** Messages of the issuance flow (operator and flow errors, never partner-facing bodies). */

@@ -26,6 +26,12 @@ export type TaskDefinition<Payload = unknown> = TaskDeclaration<Payload> & {
    * started with every worker and backed by a crontab entry each minute.
    */
   readonly everySeconds?: () => number;
+  /**
+   * Tasks run at set times: a graphile-worker crontab schedule and its options (times in UTC), e.g.
+   * `5 0 * * * ?fill=1d` (daily at 00:05, a run missed while no worker was up made up within a day).
+   * Every worker lists it; graphile-worker queues each scheduled run once.
+   */
+  readonly crontab?: string;
   readonly handler: (payload: Payload, helpers: JobHelpers) => Promise<void>;
 };
 
@@ -130,10 +136,16 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
   return list;
 }
 
-/** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain. */
+/**
+ * Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain;
+ * scheduled tasks run at their own crontab times.
+ */
 export function crontabOf(definitions: readonly AnyTask[]): string {
-  return definitions
-    .filter((definition) => definition.everySeconds)
-    .map((definition) => `* * * * * ${definition.name}`)
-    .join("\n");
+  const recurring = definitions.filter((definition) => definition.everySeconds).map((definition) => `* * * * * ${definition.name}`);
+  const scheduled = definitions.flatMap((definition) => {
+    if (!definition.crontab) return [];
+    const [schedule, options] = definition.crontab.trim().split(/\s+(?=\?)/);
+    return [`${schedule} ${definition.name}${options ? ` ${options}` : ""}`];
+  });
+  return [...recurring, ...scheduled].join("\n");
 }
