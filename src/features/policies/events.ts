@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { propertyOwners } from "../owners/tables";
 import { sources } from "../prospects/sources.table";
@@ -7,6 +7,7 @@ import { properties } from "../roster/tables";
 import { type EmitInput, emitEvents } from "../webhooks/emit";
 import { insurancePolicyPayload, type PolicyContext } from "./payload";
 import { type Policy, policies } from "./policies.table";
+import { idArray } from "./status/change-status";
 
 export type PolicyEvent = "policy.created" | "policy.updated" | "policy.canceled" | "policy.expired" | "policy.documents_updated";
 
@@ -35,7 +36,7 @@ async function contextsOf(tx: Tx, ids: readonly number[]): Promise<Map<number, E
     .innerJoin(properties, eq(properties.id, policies.propertyId))
     .leftJoin(prospects, eq(prospects.id, policies.prospectId))
     .leftJoin(sources, eq(sources.id, prospects.sourceId))
-    .where(inArray(policies.id, [...new Set(ids)]));
+    .where(sql`${policies.id} = any(${idArray([...new Set(ids)])})`);
   return new Map(rows.map(({ policyId, clientId, ...context }) => [policyId, { ...context, clientId: clientId ?? undefined }]));
 }
 

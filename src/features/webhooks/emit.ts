@@ -63,48 +63,51 @@ export async function emitEvents(tx: Tx, inputs: readonly EmitInput[]): Promise<
       move_out_id: refs.moveOutId,
     };
   });
+  // Each input's endpoints are gathered as an array beside it (not joined): the planner cannot
+  // count a JSON record set's rows, and a join of two such sets would be a nested loop.
   const answered = await tx.execute<{ ord: number; event_id: number | string | null; deliveries: number }>(sql`
     with input as materialized (
       select * from json_to_recordset(${JSON.stringify(rows)}::json) as i(
         ord int, owner_id int, event text, body text, client_id text, building_id int, building_external_id text,
         source_prospect_id text, policy_number text, move_out_id int)
-    ), targets as materialized (
-      select i.ord, e.id as endpoint_id from input i
-      join webhook_endpoints e on e.status = 'active' and e.deleted_at is null and i.event = any(e.events)
-        and (i.client_id is null or e.client_id = i.client_id)
-        and (
-          e.owner_id = i.owner_id
-          or e.provider_id in (
-            select p.id from providers p
-            where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = i.owner_id)
-               or exists (
-                 select 1 from provider_buildings pb join properties b on b.id = pb.property_id
-                 where pb.provider_id = p.id and b.owner_id = i.owner_id
-                   and (b.id = i.building_id or b.external_system_id = i.building_external_id))
-               or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
-                   and not exists (select 1 from provider_buildings pb where pb.provider_id = p.id)
-                   and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = i.owner_id))
+    ), targeted as materialized (
+      select i.*, array(
+        select e.id from webhook_endpoints e
+        where e.status = 'active' and e.deleted_at is null and i.event = any(e.events)
+          and (i.client_id is null or e.client_id = i.client_id)
+          and (
+            e.owner_id = i.owner_id
+            or e.provider_id in (
+              select p.id from providers p
+              where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = i.owner_id)
+                 or exists (
+                   select 1 from provider_buildings pb join properties b on b.id = pb.property_id
+                   where pb.provider_id = p.id and b.owner_id = i.owner_id
+                     and (b.id = i.building_id or b.external_system_id = i.building_external_id))
+                 or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
+                     and not exists (select 1 from provider_buildings pb where pb.provider_id = p.id)
+                     and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = i.owner_id))
+            )
           )
-        )
+        order by e.id) as endpoint_ids
+      from input i
     ), numbered as materialized (
       -- Ids drawn first, so each delivery names its event by the input it came from.
-      select i.*, nextval(pg_get_serial_sequence('webhook_events', 'id')) as event_id
-      from input i where exists (select 1 from targets t where t.ord = i.ord) order by i.ord
+      select t.*, nextval(pg_get_serial_sequence('webhook_events', 'id')) as event_id
+      from (select * from targeted where cardinality(endpoint_ids) > 0 order by ord) t
     ), event as (
       insert into webhook_events (id, owner_id, event, body, source_prospect_id, policy_number, move_out_id)
       select event_id, owner_id, event, body, source_prospect_id, policy_number, move_out_id from numbered order by event_id
       returning id
     ), deliveries as (
       insert into webhook_deliveries (id, event_id, endpoint_id, owner_id, event)
-      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), n.event_id, t.endpoint_id, n.owner_id, n.event
-      from numbered n join targets t on t.ord = n.ord
-      returning id, event_id
+      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), n.event_id, endpoint_id, n.owner_id, n.event
+      from numbered n, unnest(n.endpoint_ids) as endpoint_id
+      returning id
     ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from deliveries`)}
     )
-    select i.ord, n.event_id, coalesce(d.count, 0)::int as deliveries, (select count(*) from jobs) as _jobs
-    from input i
-    left join numbered n on n.ord = i.ord
-    left join (select event_id, count(*) from deliveries group by event_id) d on d.event_id = n.event_id
-    order by i.ord`);
+    select t.ord, n.event_id, cardinality(t.endpoint_ids) as deliveries, (select count(*) from jobs) as _jobs, (select count(*) from event) as _events
+    from targeted t left join numbered n on n.ord = t.ord
+    order by t.ord`);
   return answered.map((row) => ({ eventId: row.event_id === null ? null : Number(row.event_id), deliveries: row.deliveries }));
 }

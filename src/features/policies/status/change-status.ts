@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { prospects } from "../../prospects/tables";
@@ -55,17 +55,11 @@ export async function changePolicyStatus(
  */
 export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolicy[], options: StatusChangeOptions): Promise<void> {
   if (changed.length === 0) return;
-  await tx
-    .insert(policyStatusChanges)
-    .values(
-      changed.map(({ policy, from }) => ({
-        policyId: policy.id,
-        fromStatus: from,
-        toStatus: policy.status,
-        reason: options.reason ?? null,
-        actor: options.actor,
-      })),
-    );
+  const history = changed.map(({ policy, from }) => ({ policy_id: policy.id, from_status: from, to_status: policy.status }));
+  await tx.execute(sql`
+    insert into ${policyStatusChanges} (policy_id, from_status, to_status, reason, actor)
+    select h.policy_id, h.from_status, h.to_status, ${options.reason ?? null}::text, ${options.actor}::text
+    from json_to_recordset(${JSON.stringify(history)}::json) as h(policy_id int, from_status text, to_status text)`);
   const covered = changed
     .filter(({ policy }) => policy.prospectId !== null)
     .map(({ policy }) => ({ prospect_id: policy.prospectId, policy_number: policy.policyNumber, coverage: latestCoverageOfPolicy(policy) }));
@@ -82,6 +76,12 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
       return event ? [{ event, policy }] : [];
     }),
   );
+}
+
+/** Ids as ONE array parameter (`= any(…)`), not a parameter each: a batch's statements stay small. */
+export function idArray(ids: readonly number[]): SQL {
+  if (!ids.every(Number.isSafeInteger)) throw new Error("ids must be integers");
+  return sql`${`{${ids.join(",")}}`}::int[]`;
 }
 
 /** Records a policy's first status (issuance), so the history starts where the policy did. */
