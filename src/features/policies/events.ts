@@ -5,9 +5,9 @@ import { sources } from "../prospects/sources.table";
 import { prospects } from "../prospects/tables";
 import { properties } from "../roster/tables";
 import { type EmitInput, emitEvents } from "../webhooks/emit";
+import { idArray } from "./id-array";
 import { insurancePolicyPayload, type PolicyContext } from "./payload";
 import { type Policy, policies } from "./policies.table";
-import { idArray } from "./status/change-status";
 
 export type PolicyEvent = "policy.created" | "policy.updated" | "policy.canceled" | "policy.expired" | "policy.documents_updated";
 

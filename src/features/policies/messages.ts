@@ -2,7 +2,7 @@ import { REASONS } from "../prospects/eligibility/reasons";
 
 /**
  * Why a policy cannot renew (spec Policy payload `blocking_reasons`; decisions §11). Stable: partners
- * match on them. Documented in docs/decisions.md, Policies; change both together. Where eligibility
+ * match on them. Documented in docs/policies.md (Renewal eligibility); change both together. Where eligibility
  * already words the same condition, the same string is used.
  */
 export const RENEWAL_BLOCKING_REASONS = {

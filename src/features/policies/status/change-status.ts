@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { prospects } from "../../prospects/tables";
@@ -76,12 +76,6 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
       return event ? [{ event, policy }] : [];
     }),
   );
-}
-
-/** Ids as ONE array parameter (`= any(…)`), not a parameter each: a batch's statements stay small. */
-export function idArray(ids: readonly number[]): SQL {
-  if (!ids.every(Number.isSafeInteger)) throw new Error("ids must be integers");
-  return sql`${`{${ids.join(",")}}`}::int[]`;
 }
 
 /** Records a policy's first status (issuance), so the history starts where the policy did. */
