@@ -143,6 +143,43 @@ describe("the status sweep (docs/policies.md, Status over time; decisions §11)"
     for (const policy of issued) expect((await statusHistoryOf(db, policy.id)).filter((h) => h.toStatus === "expired")).toHaveLength(1);
   });
 
+  it("waits for a due policy another transaction holds, then changes it: a run leaves nothing due behind", async () => {
+    const p = await ready();
+    const held = await issuedPolicy(p, "held-1", { status: "active", coverageStartDate: "2026-01-01", coverageEndDate: "2026-06-30" });
+    const db = await getDb();
+    let sweep: Promise<{ expired: string[] }> | undefined;
+    let settledWhileHeld = false;
+    await db.transaction(async (tx) => {
+      await tx.select().from(policies).where(eq(policies.id, held.id)).for("update");
+      sweep = sweepDuePolicies(db, "2026-07-01", { actor: "system:test" });
+      sweep.then(() => {
+        settledWhileHeld = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    });
+    expect(settledWhileHeld).toBe(false);
+    expect((await sweep)?.expired).toContain(held.policyNumber);
+    expect(await statusEventsOf([held.policyNumber])).toHaveLength(1);
+  });
+
+  it("leaves latest_coverage alone when the changed policy is not the prospect's latest coverage", async () => {
+    const p = await ready();
+    const policy = await issuedPolicy(p, "latest-1", { status: "active", coverageStartDate: "2026-01-01", coverageEndDate: "2026-06-30" });
+    const db = await getDb();
+    const newer = { type: "security_deposit_insurance", coverage_amount_cents: 90000, policy_number: "PIS-2026-999999", status: "upcoming" };
+    await db
+      .update(prospects)
+      .set({ latestCoverage: newer })
+      .where(eq(prospects.id, policy.prospectId as number));
+    await sweepDuePolicies(db, "2026-07-01", { actor: "system:test" });
+    expect((await row(policy.id)).status).toBe("expired");
+    const [prospect] = await db
+      .select()
+      .from(prospects)
+      .where(eq(prospects.id, policy.prospectId as number));
+    expect(prospect.latestCoverage).toEqual(newer);
+  });
+
   it("advances exactly the policies the pure rule says are due (the sweep's SQL and dueStatusOn agree)", async () => {
     const p = await ready();
     const db = await getDb();
