@@ -135,6 +135,7 @@ export async function policiesBench(): Promise<void> {
 
     const db = await getDb();
     let sweeping = true;
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const batchTimes: number[] = [];
     const sweep = sweepDuePolicies(db, today, { actor: "system:bench", onBatch: (batch) => batchTimes.push(batch.ms) }).finally(() => {
@@ -142,6 +143,7 @@ export async function policiesBench(): Promise<void> {
     });
     const [result, during] = await Promise.all([sweep, until(() => !sweeping)]);
     const seconds = (performance.now() - started) / 1000;
+    const { user, system } = process.cpuUsage(cpu);
 
     const [written] = await sql<{ events: number; deliveries: number; history: number; left: number }[]>`
       select (select count(*)::int from webhook_events where event in ('policy.expired', 'policy.updated')) as events,
@@ -167,6 +169,7 @@ export async function policiesBench(): Promise<void> {
     console.log(`    without the sweep  ${String(baseline.length).padStart(5)} requests   p50 ${ms(pct(baseline, 50))}   p99 ${ms(b99)}`);
     console.log(`    during the sweep   ${String(during.length).padStart(5)} requests   p50 ${ms(pct(during, 50))}   p99 ${ms(d99)}`);
     console.log(`    p99 during / without: ${(d99 / b99).toFixed(2)}x   max during ${ms(Math.max(...during))}`);
+    console.log(`  this process's CPU during the sweep (sweep and requests): ${((user + system) / 1e6).toFixed(1)} s of ${seconds.toFixed(1)} s`);
     // The machine's load, so the figures can be read against it (the benchmark shares its cores).
     console.log(`  load average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
     if (changed !== counts.due || written.left !== 0) throw new Error(`the sweep changed ${changed} of ${counts.due} due policies`);
