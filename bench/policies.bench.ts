@@ -144,7 +144,17 @@ export async function policiesBench(): Promise<void> {
     const sweep = (worker ? worker.go() : sweepInline(await getDb(), today)).finally(() => {
       sweeping = false;
     });
-    const [outcome, during] = await Promise.all([sweep, until(() => !sweeping)]);
+    // Who waits on a lock while the sweep runs: sampled every 50 ms from pg_stat_activity.
+    const lockSamples: number[] = [];
+    const sampling = (async () => {
+      while (sweeping) {
+        const [row] = await sql<{ waiting: number }[]>`
+          select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
+        lockSamples.push(row.waiting);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const [outcome, during] = await Promise.all([sweep, until(() => !sweeping), sampling]);
     const seconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
     const { batchTimes } = outcome;
@@ -174,6 +184,10 @@ export async function policiesBench(): Promise<void> {
     console.log(`    without the sweep  ${String(baseline.length).padStart(5)} requests   p50 ${ms(pct(baseline, 50))}   p99 ${ms(b99)}`);
     console.log(`    during the sweep   ${String(during.length).padStart(5)} requests   p50 ${ms(pct(during, 50))}   p99 ${ms(d99)}`);
     console.log(`    p99 during / without: ${(d99 / b99).toFixed(2)}x   max during ${ms(Math.max(...during))}`);
+    console.log(
+      `  lock waits (any session) in ${lockSamples.filter((n) => n > 0).length} of ${lockSamples.length} samples taken every 50 ms during the sweep` +
+        ` (at most ${Math.max(0, ...lockSamples)} at once)`,
+    );
     console.log(
       `  CPU during the sweep's ${seconds.toFixed(1)} s: requests' process ${((user + system) / 1e6).toFixed(1)} s` +
         (process.env.BENCH_SWEEP === "inline" ? " (sweep included)" : `, worker process ${outcome.cpuSeconds.toFixed(1)} s (its start included)`),
