@@ -133,7 +133,13 @@ export async function policiesBench(): Promise<void> {
     };
 
     let sent = 0;
-    const baseline = await until(() => ++sent > BASELINE_REQUESTS);
+    let measuring = true;
+    const [baseline, baselineLocks] = await Promise.all([
+      until(() => ++sent > BASELINE_REQUESTS).finally(() => {
+        measuring = false;
+      }),
+      sampleLockWaits(sql, () => measuring),
+    ]);
 
     // The sweep runs in a worker process of its own (BENCH_SWEEP=inline: in this process, as the
     // inline worker runs it beside the web handlers).
@@ -144,17 +150,7 @@ export async function policiesBench(): Promise<void> {
     const sweep = (worker ? worker.go() : sweepInline(await getDb(), today)).finally(() => {
       sweeping = false;
     });
-    // Who waits on a lock while the sweep runs: sampled every 50 ms from pg_stat_activity.
-    const lockSamples: number[] = [];
-    const sampling = (async () => {
-      while (sweeping) {
-        const [row] = await sql<{ waiting: number }[]>`
-          select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
-        lockSamples.push(row.waiting);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
-    const [outcome, during] = await Promise.all([sweep, until(() => !sweeping), sampling]);
+    const [outcome, during, duringLocks] = await Promise.all([sweep, until(() => !sweeping), sampleLockWaits(sql, () => sweeping)]);
     const seconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
     const { batchTimes } = outcome;
@@ -184,10 +180,9 @@ export async function policiesBench(): Promise<void> {
     console.log(`    without the sweep  ${String(baseline.length).padStart(5)} requests   p50 ${ms(pct(baseline, 50))}   p99 ${ms(b99)}`);
     console.log(`    during the sweep   ${String(during.length).padStart(5)} requests   p50 ${ms(pct(during, 50))}   p99 ${ms(d99)}`);
     console.log(`    p99 during / without: ${(d99 / b99).toFixed(2)}x   max during ${ms(Math.max(...during))}`);
-    console.log(
-      `  lock waits (any session) in ${lockSamples.filter((n) => n > 0).length} of ${lockSamples.length} samples taken every 50 ms during the sweep` +
-        ` (at most ${Math.max(0, ...lockSamples)} at once)`,
-    );
+    console.log(`  sessions waiting on a lock, sampled every 50 ms (by lock kind; advisory: the owner's write lock partner upserts take):`);
+    console.log(`    without the sweep  ${baselineLocks}`);
+    console.log(`    during the sweep   ${duringLocks}`);
     console.log(
       `  CPU during the sweep's ${seconds.toFixed(1)} s: requests' process ${((user + system) / 1e6).toFixed(1)} s` +
         (process.env.BENCH_SWEEP === "inline" ? " (sweep included)" : `, worker process ${outcome.cpuSeconds.toFixed(1)} s (its start included)`),
@@ -232,4 +227,22 @@ async function startSweepProcess(dataDir: string): Promise<{ go: () => Promise<S
       return JSON.parse(await next()) as SweepOutcome;
     },
   };
+}
+
+/**
+ * Samples pg_stat_activity every 50 ms while `running()`: how many samples saw a session waiting on
+ * a lock, by kind (`advisory`, `transactionid` for a row another transaction holds, `tuple`, …).
+ */
+async function sampleLockWaits(sql: import("postgres").Sql, running: () => boolean): Promise<string> {
+  const kinds = new Map<string, number>();
+  let samples = 0;
+  while (running()) {
+    const rows = await sql<{ kind: string }[]>`
+      select wait_event as kind from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
+    samples++;
+    for (const kind of new Set(rows.map((r) => r.kind))) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const seen = [...kinds].map(([kind, n]) => `${kind} in ${n}`).join(", ");
+  return `${samples} samples${seen ? `: ${seen}` : ": none waiting"}`;
 }
