@@ -231,14 +231,16 @@ async function startSweepProcess(dataDir: string): Promise<{ go: () => Promise<S
 
 /**
  * Samples pg_stat_activity every 50 ms while `running()`: how many samples saw a session waiting on
- * a lock, by kind (`advisory`, `transactionid` for a row another transaction holds, `tuple`, …).
+ * a lock, by kind (`advisory`, `transactionid` for a row another transaction holds, `tuple`, …) and
+ * the start of the waiting statement.
  */
 async function sampleLockWaits(sql: import("postgres").Sql, running: () => boolean): Promise<string> {
   const kinds = new Map<string, number>();
   let samples = 0;
   while (running()) {
     const rows = await sql<{ kind: string }[]>`
-      select wait_event as kind from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
+      select wait_event || ' (' || left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 32) || '…)' as kind
+      from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`;
     samples++;
     for (const kind of new Set(rows.map((r) => r.kind))) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     await new Promise((resolve) => setTimeout(resolve, 50));

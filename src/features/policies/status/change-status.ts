@@ -50,8 +50,8 @@ export async function changePolicyStatus(
 
 /**
  * What follows status changes a conditional update made (one, or a sweep's batch), in three
- * statements however many: the history rows, the prospects' `latest_coverage.status` where the
- * policy is their latest coverage, and each change's event (its status's own unless `event` says).
+ * statements however many: the history rows, each change's event (its status's own unless `event`
+ * says), and the prospects' `latest_coverage.status` where the policy is their latest coverage.
  */
 export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolicy[], options: StatusChangeOptions): Promise<void> {
   if (changed.length === 0) return;
@@ -60,6 +60,14 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
     insert into ${policyStatusChanges} (policy_id, from_status, to_status, reason, actor)
     select h.policy_id, h.from_status, h.to_status, ${options.reason ?? null}::text, ${options.actor}::text
     from json_to_recordset(${JSON.stringify(history)}::json) as h(policy_id int, from_status text, to_status text)`);
+  await emitPolicyEvents(
+    tx,
+    changed.flatMap(({ policy }) => {
+      const event = options.event === undefined ? eventOfStatusChange(policy.status) : options.event;
+      return event ? [{ event, policy }] : [];
+    }),
+  );
+  // Last, so the prospects' rows (which partner upserts write too) are held only until the commit.
   const covered = changed
     .filter(({ policy }) => policy.prospectId !== null)
     .map(({ policy }) => ({ prospect_id: policy.prospectId, policy_number: policy.policyNumber, coverage: latestCoverageOfPolicy(policy) }));
@@ -69,13 +77,6 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
       from json_to_recordset(${JSON.stringify(covered)}::json) as v(prospect_id int, policy_number text, coverage jsonb)
       where p.id = v.prospect_id and p.latest_coverage->>'policy_number' = v.policy_number`);
   }
-  await emitPolicyEvents(
-    tx,
-    changed.flatMap(({ policy }) => {
-      const event = options.event === undefined ? eventOfStatusChange(policy.status) : options.event;
-      return event ? [{ event, policy }] : [];
-    }),
-  );
 }
 
 /** Records a policy's first status (issuance), so the history starts where the policy did. */
