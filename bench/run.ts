@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createTestCertificates } from "../src/test/tls";
@@ -5,6 +6,7 @@ import { deliveriesBench } from "./deliveries.bench";
 import { enrollmentBench } from "./enrollment.bench";
 import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
+import { policiesBench } from "./policies.bench";
 import { prospectsBench } from "./prospects.bench";
 import { rosterBench } from "./roster.bench";
 import { webhooksBench } from "./webhooks.bench";
@@ -13,6 +15,11 @@ import { webhooksBench } from "./webhooks.bench";
  * `npm run bench`: starts the built service once (with a throwaway CA trusted for the local HTTPS
  * webhook receivers) and runs every benchmark against it. `npm run bench -- webhooks` runs one.
  */
+// The policies benchmark has its own database and calls the Partner API handler in process: no built service.
+if (process.argv[2] === "policies") {
+  await policiesBench();
+  process.exit(0);
+}
 const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
 // BENCH_WORKER=process runs the jobs in one separate worker process (WORKER=off on the web side).
 const worker = process.env.BENCH_WORKER === "process" ? "process" : "inline";
@@ -45,3 +52,5 @@ try {
 } finally {
   await service.stop();
 }
+// In a process of its own: it points the database client at its own database.
+if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "policies"], { stdio: "inherit" });

@@ -10,6 +10,8 @@ import { mergeOwners } from "../features/owners/merge/merge";
 import { listOwners } from "../features/owners/merge/owner-list";
 import { planMerge } from "../features/owners/merge/plan";
 import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
+import { resolveAsOf } from "../features/policies/lifecycle/as-of";
+import { sweepDuePolicies } from "../features/policies/lifecycle/sweep";
 import { listPoliciesOfOwner, policyListEntry } from "../features/policies/list";
 import { cancelPolicy } from "../features/policies/revisions/cancel";
 import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
@@ -164,6 +166,15 @@ const COMMANDS: Record<string, Command> = {
       const db = await getDb();
       const id = await policyIdByNumber(db, str(flags, "policy"));
       return policyListEntry(await db.transaction((tx) => cancelPolicy(tx, { cli: os.userInfo().username }, id, { reason: opt(flags, "reason") })));
+    },
+  },
+  "policy expire-due": {
+    usage: "[--as-of YYYY-MM-DD] (a date other than today: staging only)",
+    run: async (flags) => {
+      // The daily sweep run by hand: it also starts upcoming policies due, listed under `activated`.
+      const asOf = resolveAsOf(typeof flags["as-of"] === "string" ? flags["as-of"] : undefined);
+      const result = await sweepDuePolicies(await getDb(), asOf, { actor: `cli:${os.userInfo().username}` });
+      return { as_of: asOf, expired: result.expired, activated: result.activated };
     },
   },
   "building show": {

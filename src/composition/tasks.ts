@@ -1,6 +1,7 @@
 import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
@@ -15,6 +16,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   billingRun,
   ingestionEventApply,
   policyBuildDocuments,
+  policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
   webhookDeliveryAttempt,

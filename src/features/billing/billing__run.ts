@@ -16,7 +16,7 @@ export const billingRun = defineTask({
   name: "billing__run",
   payload: z.object({}),
   maxAttempts: 5,
-  cron: "0 6 * * * ?fill=1d",
+  crontab: "0 6 * * * ?fill=1d",
   handler: async () => {
     const run = await runBilling(await getDb(), billingDate(getConfig(), undefined));
     logger().info({ asOf: run.as_of, charged: run.charged.length, failed: run.failed.length }, "billing run");

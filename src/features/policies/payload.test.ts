@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { RENEWAL_BLOCKING_REASONS as R } from "./messages";
 import { adminPolicyUrl, insurancePolicyPayload } from "./payload";
 import type { Policy } from "./policies.table";
-import { renewalEligibility } from "./renewal";
 
 const policy: Policy = {
   id: 41,
@@ -29,7 +28,14 @@ const policy: Policy = {
   createdAt: new Date("2026-11-24T10:00:00Z"),
   updatedAt: new Date("2026-11-24T10:00:00Z"),
 };
-const open = { buildingActive: true, purchaseFlowEnabled: true, publicBaseUrl: "https://pis.example.com" };
+const open = {
+  buildingActive: true,
+  guaranteeEnabled: true,
+  purchaseFlowEnabled: true,
+  maxCoverageAmountCents: null,
+  openDelinquency: false,
+  publicBaseUrl: "https://pis.example.com",
+};
 
 describe("insurancePolicyPayload (spec Policy payload)", () => {
   it("answers exactly the table's fields for a plain deposit-insurance policy, nothing null", () => {
@@ -83,21 +89,5 @@ describe("insurancePolicyPayload (spec Policy payload)", () => {
 
   it("builds admin_policy_url from the numeric id", () => {
     expect(adminPolicyUrl(5, "http://localhost:3000")).toBe("http://localhost:3000/console/policies/5");
-  });
-});
-
-describe("renewalEligibility (decisions §11)", () => {
-  it("is eligible with no reasons for a live policy on an active building of an open owner", () => {
-    expect(renewalEligibility({ status: "active", buildingActive: true, purchaseFlowEnabled: true })).toEqual({ status: "eligible", reasons: [] });
-    expect(renewalEligibility({ status: "upcoming", buildingActive: true, purchaseFlowEnabled: true }).status).toBe("eligible");
-  });
-
-  it("blocks an ended policy, an inactive building and an owner whose purchase flow is off, each with its stable reason", () => {
-    expect(renewalEligibility({ status: "expired", buildingActive: true, purchaseFlowEnabled: true }).reasons).toEqual(["Policy is expired"]);
-    expect(renewalEligibility({ status: "canceled", buildingActive: true, purchaseFlowEnabled: true }).reasons).toEqual(["Policy is canceled"]);
-    expect(renewalEligibility({ status: "active", buildingActive: false, purchaseFlowEnabled: false })).toEqual({
-      status: "blocked",
-      reasons: ["Property must be active", "Property owner must have the purchase flow enabled"],
-    });
   });
 });

@@ -1,15 +1,15 @@
 import { getConfig } from "../../server/config";
 import { policyPayload } from "../webhooks/payloads";
 import type { Policy } from "./policies.table";
-import { renewalEligibility } from "./renewal";
+import { type RenewalFacts, renewalEligibility } from "./renewal";
 
 /** decisions §11 `admin_policy_url`: the console page of the policy, by its internal numeric id. */
 export function adminPolicyUrl(policyId: number, publicBaseUrl = getConfig().publicBaseUrl): string {
   return `${publicBaseUrl}/console/policies/${policyId}`;
 }
 
-/** What the payload reads beside the policy row: its building, owner and open delinquency, for renewal eligibility. */
-export type PolicyContext = { buildingActive: boolean; purchaseFlowEnabled: boolean; openDelinquency?: boolean; publicBaseUrl?: string };
+/** What the payload reads beside the policy row: its building and owner, for renewal eligibility. */
+export type PolicyContext = Omit<RenewalFacts, "status" | "productType" | "coverageAmountCents"> & { publicBaseUrl?: string };
 
 /**
  * spec Policy payload (`insurance_policy`), built from a policy row. The field rules (prefixed id,
@@ -18,7 +18,8 @@ export type PolicyContext = { buildingActive: boolean; purchaseFlowEnabled: bool
  * `policy.documents_updated`, when an archive exists.
  */
 export function insurancePolicyPayload(policy: Policy, context: PolicyContext, options: { policyUrl?: string } = {}): Record<string, unknown> {
-  const renewal = renewalEligibility({ status: policy.status, ...context });
+  const { publicBaseUrl: _url, ...facts } = context;
+  const renewal = renewalEligibility({ status: policy.status, productType: policy.productType, coverageAmountCents: policy.coverageAmountCents, ...facts });
   return policyPayload(
     {
       id: policy.id,

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { date, index, integer, pgSequence, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { applications } from "../enrollment/applications/applications.table";
 import { propertyOwners } from "../owners/tables";
@@ -56,6 +57,9 @@ export const policies = pgTable(
     index("policies_owner_idx").on(t.ownerId, t.id),
     index("policies_property_idx").on(t.propertyId),
     index("policies_unit_idx").on(t.unitId),
+    // The status sweep's two halves (lifecycle/sweep.ts): live policies by end, upcoming ones by start.
+    index("policies_live_end_idx").on(t.coverageEndDate).where(sql`${t.status} in ('upcoming', 'active')`),
+    index("policies_upcoming_start_idx").on(t.coverageStartDate).where(sql`${t.status} = 'upcoming'`),
   ],
 );
 

@@ -35,42 +35,79 @@ export type EmitInput<E extends EventName = EventName> = {
  * owner are isolated: an event about one client's record reaches only that client's endpoints.
  */
 export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: number | null; deliveries: number }> {
-  const key: DataKey = EVENT_CATALOG[input.event];
-  // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
-  const body = JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } });
-  const refs = recordRefsOf(input.event, input.data);
-  const buildingId = input.building && "id" in input.building ? input.building.id : null;
-  const buildingExternalId = input.building && "externalId" in input.building ? (input.building.externalId ?? null) : null;
-  const [row] = await tx.execute<{ event_id: number | null; deliveries: number }>(sql`
-    with targets as (
-      select e.id from webhook_endpoints e
-      where e.status = 'active' and e.deleted_at is null and ${input.event} = any(e.events)
-        and (${input.clientId ?? null}::text is null or e.client_id = ${input.clientId ?? null})
-        and (
-          e.owner_id = ${input.ownerId}
-          or e.provider_id in (
-            select p.id from providers p
-            where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = ${input.ownerId})
-               or exists (
-                 select 1 from provider_buildings pb join properties b on b.id = pb.property_id
-                 where pb.provider_id = p.id and b.owner_id = ${input.ownerId}
-                   and (b.id = ${buildingId}::int or b.external_system_id = ${buildingExternalId}::text))
-               or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
-                   and not exists (select 1 from provider_buildings pb where pb.provider_id = p.id)
-                   and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = ${input.ownerId}))
+  const [emitted] = await emitEvents(tx, [input]);
+  return emitted;
+}
+
+/**
+ * `emitEvent` for many events in one statement (a sweep changing thousands of records): the same
+ * bodies, subscribers, deliveries and jobs as emitting each alone (jobs carry up to 100 deliveries
+ * of the statement). Answers one `{eventId, deliveries}` per input, in input order.
+ */
+export async function emitEvents(tx: Tx, inputs: readonly EmitInput[]): Promise<{ eventId: number | null; deliveries: number }[]> {
+  if (inputs.length === 0) return [];
+  const rows = inputs.map((input, ord) => {
+    const key: DataKey = EVENT_CATALOG[input.event];
+    const refs = recordRefsOf(input.event, input.data);
+    return {
+      ord,
+      owner_id: input.ownerId,
+      event: input.event,
+      // spec Events, Body: exactly `event`, `property_owner_slug` and `data` keyed by the subject.
+      body: JSON.stringify({ event: input.event, property_owner_slug: input.ownerSlug, data: { [key]: input.data } }),
+      client_id: input.clientId ?? null,
+      building_id: input.building && "id" in input.building ? input.building.id : null,
+      building_external_id: input.building && "externalId" in input.building ? (input.building.externalId ?? null) : null,
+      source_prospect_id: refs.sourceProspectId,
+      policy_number: refs.policyNumber,
+      move_out_id: refs.moveOutId,
+    };
+  });
+  // Each input's endpoints are gathered as an array beside it (not joined): the planner cannot
+  // count a JSON record set's rows, and a join of two such sets would be a nested loop.
+  const answered = await tx.execute<{ ord: number; event_id: number | string | null; deliveries: number }>(sql`
+    with input as materialized (
+      select * from json_to_recordset(${JSON.stringify(rows)}::json) as i(
+        ord int, owner_id int, event text, body text, client_id text, building_id int, building_external_id text,
+        source_prospect_id text, policy_number text, move_out_id int)
+    ), targeted as materialized (
+      select i.*, array(
+        select e.id from webhook_endpoints e
+        where e.status = 'active' and e.deleted_at is null and i.event = any(e.events)
+          and (i.client_id is null or e.client_id = i.client_id)
+          and (
+            e.owner_id = i.owner_id
+            or e.provider_id in (
+              select p.id from providers p
+              where exists (select 1 from provider_owners po where po.provider_id = p.id and po.owner_id = i.owner_id)
+                 or exists (
+                   select 1 from provider_buildings pb join properties b on b.id = pb.property_id
+                   where pb.provider_id = p.id and b.owner_id = i.owner_id
+                     and (b.id = i.building_id or b.external_system_id = i.building_external_id))
+                 or (not exists (select 1 from provider_owners po where po.provider_id = p.id)
+                     and not exists (select 1 from provider_buildings pb where pb.provider_id = p.id)
+                     and exists (select 1 from client_owner_grants g where g.client_id = p.client_id and g.owner_id = i.owner_id))
+            )
           )
-        )
+        order by e.id) as endpoint_ids
+      from input i
+    ), numbered as materialized (
+      -- Ids drawn first, so each delivery names its event by the input it came from.
+      select t.*, nextval(pg_get_serial_sequence('webhook_events', 'id')) as event_id
+      from (select * from targeted where cardinality(endpoint_ids) > 0 order by ord) t
     ), event as (
-      insert into webhook_events (owner_id, event, body, source_prospect_id, policy_number, move_out_id)
-      select ${input.ownerId}, ${input.event}, ${body}, ${refs.sourceProspectId}, ${refs.policyNumber}, ${refs.moveOutId}::int
-      where exists (select 1 from targets)
+      insert into webhook_events (id, owner_id, event, body, source_prospect_id, policy_number, move_out_id)
+      select event_id, owner_id, event, body, source_prospect_id, policy_number, move_out_id from numbered order by event_id
       returning id
     ), deliveries as (
       insert into webhook_deliveries (id, event_id, endpoint_id, owner_id, event)
-      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), event.id, targets.id, ${input.ownerId}, ${input.event} from event, targets
+      select 'wd_' || replace(gen_random_uuid()::text, '-', ''), n.event_id, endpoint_id, n.owner_id, n.event
+      from numbered n, unnest(n.endpoint_ids) as endpoint_id
       returning id
     ), jobs as (${deliveryJobsFrom(sql`select id, null::timestamptz as run_at from deliveries`)}
     )
-    select (select id from event) as event_id, (select count(*)::int from deliveries) as deliveries, (select count(*) from jobs) as _jobs`);
-  return { eventId: row.event_id === null ? null : Number(row.event_id), deliveries: row.deliveries };
+    select t.ord, n.event_id, cardinality(t.endpoint_ids) as deliveries, (select count(*) from jobs) as _jobs, (select count(*) from event) as _events
+    from targeted t left join numbered n on n.ord = t.ord
+    order by t.ord`);
+  return answered.map((row) => ({ eventId: row.event_id === null ? null : Number(row.event_id), deliveries: row.deliveries }));
 }

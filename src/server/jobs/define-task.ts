@@ -27,10 +27,11 @@ export type TaskDefinition<Payload = unknown> = TaskDeclaration<Payload> & {
    */
   readonly everySeconds?: () => number;
   /**
-   * Scheduled tasks: a graphile-worker crontab line's time and options, e.g. `0 6 * * * ?fill=1d`
-   * (daily at 06:00 UTC, runs missed while no worker ran in the last day are made up).
+   * Tasks run at set times: a graphile-worker crontab schedule and its options (times in UTC), e.g.
+   * `5 0 * * * ?fill=1d` (daily at 00:05, a run missed while no worker was up made up within a day).
+   * Every worker lists it; graphile-worker queues each scheduled run once.
    */
-  readonly cron?: string;
+  readonly crontab?: string;
   readonly handler: (payload: Payload, helpers: JobHelpers) => Promise<void>;
 };
 
@@ -135,15 +136,16 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
   return list;
 }
 
-/** Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain; scheduled tasks at their `cron`. */
+/**
+ * Recurring tasks also run from graphile-worker's crontab each minute, a backstop to their chain;
+ * scheduled tasks run at their own crontab times.
+ */
 export function crontabOf(definitions: readonly AnyTask[]): string {
   const recurring = definitions.filter((definition) => definition.everySeconds).map((definition) => `* * * * * ${definition.name}`);
-  const scheduled = definitions.filter((definition) => definition.cron).map((definition) => cronLine(definition.cron as string, definition.name));
+  const scheduled = definitions.flatMap((definition) => {
+    if (!definition.crontab) return [];
+    const [schedule, options] = definition.crontab.trim().split(/\s+(?=\?)/);
+    return [`${schedule} ${definition.name}${options ? ` ${options}` : ""}`];
+  });
   return [...recurring, ...scheduled].join("\n");
-}
-
-/** `0 6 * * * ?fill=1d` + name → `0 6 * * * name ?fill=1d` (graphile-worker's crontab format). */
-function cronLine(cron: string, name: string): string {
-  const [time, options] = cron.trim().split(/\s+(?=\?)/);
-  return options ? `${time} ${name} ${options}` : `${time} ${name}`;
 }

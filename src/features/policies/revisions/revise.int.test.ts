@@ -7,6 +7,7 @@ import { auditLog } from "../../audit/audit-log.table";
 import { residents } from "../../enrollment/renters/residents.table";
 import { propertyOwners } from "../../owners/tables";
 import { prospects } from "../../prospects/tables";
+import { properties } from "../../roster/tables";
 import { formatPolicyNumber } from "../coverage";
 import { pdfText, unzip } from "../documents/document-test-helpers";
 import { policyDocuments } from "../documents/policy-documents.table";
@@ -221,6 +222,8 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
     const p = await partner();
     const issued = await issuedPolicy(p, "rev-7");
     const db = await getDb();
+    // A guarantee lives on a building that offers it (else renewal is blocked: docs/policies.md rule 6).
+    await db.update(properties).set({ guaranteeEnabled: true }).where(eq(properties.id, issued.propertyId));
     const [guarantee] = await db
       .insert(policies)
       .values({

@@ -1,0 +1,2 @@
+CREATE INDEX "policies_live_end_idx" ON "policies" USING btree ("coverage_end_date") WHERE "policies"."status" in ('upcoming', 'active');--> statement-breakpoint
+CREATE INDEX "policies_upcoming_start_idx" ON "policies" USING btree ("coverage_start_date") WHERE "policies"."status" = 'upcoming';
