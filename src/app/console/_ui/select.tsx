@@ -1,6 +1,6 @@
 "use client";
 import { Select as RadixSelect } from "radix-ui";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import styles from "./ui.module.css";
 
 export type SelectOption = { value: string; label: string };
@@ -10,7 +10,8 @@ export const ANY = "__any__";
 
 /**
  * A labelled select. `value` "" stands for "any" when an option with value "" is given. `name`
- * puts the value in a surrounding form's data (Radix renders a hidden native select).
+ * puts the value in a surrounding form's data (Radix renders a hidden native select). `error` is
+ * shown under it and read out with it, as `Field` does for inputs.
  */
 export function Select({
   label,
@@ -19,6 +20,7 @@ export function Select({
   options,
   name,
   defaultValue,
+  error,
 }: {
   label: string;
   value?: string;
@@ -26,6 +28,7 @@ export function Select({
   onValueChange?: (value: string) => void;
   options: SelectOption[];
   name?: string;
+  error?: ReactNode;
 }) {
   const id = useId();
   const wrap = (v: string | undefined) => (v === undefined ? undefined : v === "" ? ANY : v);
@@ -35,7 +38,12 @@ export function Select({
         {label}
       </label>
       <RadixSelect.Root value={wrap(value)} defaultValue={wrap(defaultValue)} onValueChange={(v) => onValueChange?.(v === ANY ? "" : v)} name={name}>
-        <RadixSelect.Trigger id={id} className={styles.selectTrigger} aria-labelledby={`${id}-label`}>
+        <RadixSelect.Trigger
+          id={id}
+          className={styles.selectTrigger}
+          aria-labelledby={`${id}-label`}
+          {...(error ? { "aria-invalid": true, "aria-describedby": `${id}-error` } : {})}
+        >
           <RadixSelect.Value />
           <RadixSelect.Icon className={styles.selectIcon}>▾</RadixSelect.Icon>
         </RadixSelect.Trigger>
@@ -51,6 +59,11 @@ export function Select({
           </RadixSelect.Content>
         </RadixSelect.Portal>
       </RadixSelect.Root>
+      {error && (
+        <small id={`${id}-error`} className={styles.error}>
+          {error}
+        </small>
+      )}
     </div>
   );
 }

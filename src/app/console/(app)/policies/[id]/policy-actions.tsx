@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, Field, Input, Select, useTRPC } from "../../../_ui";
 import { centsOf, money } from "../format";
 import styles from "./policy.module.css";
@@ -34,7 +34,6 @@ export function ReviseForm({ policy }: { policy: Policy }) {
   const invalidate = useInvalidatePolicy();
   const [done, setDone] = useState(false);
   const [amountError, setAmountError] = useState<string>();
-  const unitErrorId = useId();
   const revise = useMutation(trpc.policies.revise.mutationOptions({ onSuccess: () => invalidate().then(() => setDone(true)) }));
   const errors = fieldErrorsOf(revise.error);
   const shown = new Set(["coverage_amount_cents", "coverage_start_date", "coverage_end_date", "unit", "note"]);
@@ -94,12 +93,8 @@ export function ReviseForm({ policy }: { policy: Policy }) {
           name="unit"
           defaultValue={String(policy.unit_id)}
           options={policy.building_units.map((u) => ({ value: String(u.id), label: u.external_id ? `${u.name} (${u.external_id})` : u.name }))}
+          error={unitError}
         />
-        {unitError && (
-          <p id={unitErrorId} className={styles.fieldError}>
-            {unitError}
-          </p>
-        )}
       </div>
       <Field label="Note (internal)" hint="Kept with the revision; partners never see it." error={errors.note?.join("; ")}>
         {(control) => <Input {...control} name="note" maxLength={500} autoComplete="off" />}
