@@ -81,12 +81,24 @@ test("create a client, see the secret once, grant an owner, use it, revoke, rota
     await page.getByRole("button", { name: "I have stored it" }).click();
     await expect(page.getByRole("textbox", { name: "Secret", exact: true })).toHaveCount(0);
 
+    // Disable, confirmed: no token while disabled; enabling restores it.
+    await page.getByRole("button", { name: "Disable client" }).click();
+    const disable = page.getByRole("dialog", { name: /Disable .*\?/ });
+    await disable.getByRole("button", { name: "Disable client" }).click();
+    await expect(disable).toBeHidden();
+    await expect(page.getByRole("button", { name: "Enable client" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Rotate secret" })).toHaveCount(0);
+    expect((await tokenFor(clientId, rotated)).status()).toBe(401);
+    await page.getByRole("button", { name: "Enable client" }).click();
+    await expect(page.getByRole("button", { name: "Disable client" })).toBeVisible();
+    expect((await tokenFor(clientId, rotated)).status()).toBe(200);
+
     // The client's changes, and the audit log, by whom; never the secret.
     const changes = page.getByRole("region", { name: "Changes" });
-    for (const action of ["clients.create", "clients.grant_owner", "clients.revoke_owner", "clients.rotate_secret"])
+    for (const action of ["clients.create", "clients.grant_owner", "clients.revoke_owner", "clients.rotate_secret", "clients.disable", "clients.enable"])
       await expect(changes.getByRole("row").filter({ hasText: action })).toContainText(api.demo.console_email);
     await page.goto(`/console/audit?subject_type=client&subject_id=${clientId}`);
-    await expect(page.getByRole("row")).toHaveCount(5);
+    await expect(page.getByRole("row")).toHaveCount(7);
     await expect(page.getByRole("row").filter({ hasText: "clients.revoke_owner" })).toBeVisible();
     const audit = await page.content();
     expect(audit).not.toContain(secret);

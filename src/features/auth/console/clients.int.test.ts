@@ -238,6 +238,42 @@ describe("console: API clients (issue 11 item 5)", () => {
     expect(options).toEqual([{ owner_slug: owner.slug, name: owner.name, managed: false }]);
   });
 
+  it("disables a client: no new token, its tokens refused on their next request; enabling restores it as it was", async () => {
+    const owner = await someOwner();
+    const caller = await as(manager);
+    const { client, client_secret: secret } = await caller.accessClients.create({ name: "Leaky", gateway: "partner", require_signature: false });
+    await caller.accessClients.grantOwner({ client_id: client.client_id, owner_slug: owner.slug });
+    const bearer = (await token(client.client_id, secret)).body.access_token as string;
+    expect((await probe(bearer, owner.slug)).status).toBe(404);
+
+    const disabled = await caller.accessClients.setDisabled({ client_id: client.client_id, disabled: true });
+    expect(disabled.disabled_at).not.toBeNull();
+    expect(disabled.owner_grants).toBe(1);
+    expect((await probe(bearer, owner.slug)).status).toBe(401);
+    const refused = await token(client.client_id, secret);
+    expect([refused.status, refused.body]).toEqual([401, { error: "access_denied", error_description: "Unauthorized" }]);
+    // Asking again changes nothing and records nothing.
+    expect((await caller.accessClients.setDisabled({ client_id: client.client_id, disabled: true })).disabled_at).toBe(disabled.disabled_at);
+
+    const enabled = await caller.accessClients.setDisabled({ client_id: client.client_id, disabled: false });
+    expect(enabled.disabled_at).toBeNull();
+    expect((await probe(bearer, owner.slug)).status).toBe(404);
+    expect((await token(client.client_id, secret)).status).toBe(200);
+
+    const log = await auditOf(client.client_id);
+    expect(log.slice(0, 2)).toEqual([
+      expect.objectContaining({ action: "clients.enable", actor: "am@example.com", before: { disabled_at: disabled.disabled_at }, after: { disabled_at: null } }),
+      expect.objectContaining({ action: "clients.disable", before: { disabled_at: null }, after: { disabled_at: disabled.disabled_at } }),
+    ]);
+    expect(log.filter((row) => row.action === "clients.disable")).toHaveLength(1);
+    expect(JSON.stringify(log)).not.toContain(secret);
+    await expect(caller.accessClients.setDisabled({ client_id: "pc_missing", disabled: true })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect((await as(null)).accessClients.setDisabled({ client_id: client.client_id, disabled: true })).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
+    expect((await caller.accessClients.detail({ client_id: client.client_id })).disabled_at).toBeNull();
+  });
+
   it("refuses anonymous callers; both roles may manage clients (decisions §12)", async () => {
     const anonymous = await as(null);
     const db = await getDb();
@@ -263,6 +299,7 @@ describe("console: API clients (issue 11 item 5)", () => {
       "accessClients.ownerOptions": "access.read",
       "accessClients.create": "access.manage",
       "accessClients.update": "access.manage",
+      "accessClients.setDisabled": "access.manage",
       "accessClients.rotateSecret": "secrets.manage",
       "accessClients.grantOwner": "access.manage",
       "accessClients.revokeOwner": "access.manage",

@@ -209,6 +209,36 @@ export async function updateClient(db: Db, actor: AuditActor, input: z.infer<typ
   return result;
 }
 
+export const clientStatusInput = clientIdInput.extend({ disabled: z.boolean() });
+
+/**
+ * Disables a client (a leaked secret, a partner gone) or enables it again. A disabled client gets no
+ * token, and its tokens already issued are refused on their next request (the bearer check reads
+ * only enabled clients; this process's cached row is dropped, other processes' within
+ * CLIENT_CACHE_MS). Grants, sources and endpoints are kept, so enabling restores exactly what was.
+ * Asking for the state a client is already in changes nothing and records nothing.
+ */
+export async function setClientDisabled(db: Db, actor: AuditActor, input: z.infer<typeof clientStatusInput>): Promise<ClientRow> {
+  const result = await db.transaction(async (tx) => {
+    const before = await clientById(tx, input.client_id, { lock: true });
+    if (Boolean(before.disabledAt) === input.disabled) return rowOf(before, await grantsOf(tx, before.id));
+    const [after] = await tx
+      .update(apiClients)
+      .set({ disabledAt: input.disabled ? new Date() : null })
+      .where(eq(apiClients.id, before.id))
+      .returning();
+    await recordAudit(tx, actor, {
+      action: input.disabled ? "clients.disable" : "clients.enable",
+      subject: { type: "client", id: before.id },
+      before: { disabled_at: before.disabledAt?.toISOString() ?? null },
+      after: { disabled_at: after.disabledAt?.toISOString() ?? null },
+    });
+    return rowOf(after, await grantsOf(tx, before.id));
+  });
+  forgetCachedClient(input.client_id);
+  return result;
+}
+
 async function grantsOf(tx: Tx, clientId: string): Promise<number> {
   const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(clientOwnerGrants).where(eq(clientOwnerGrants.clientId, clientId));
   return row?.n ?? 0;

@@ -8,11 +8,13 @@ import {
   clientIdInput,
   clientRow,
   clientSearchInput,
+  clientStatusInput,
   clientUpdateInput,
   createClientByStaff,
   createdClient,
   rotateClientSecret,
   searchClients,
+  setClientDisabled,
   updateClient,
 } from "./clients";
 import { grantInput, grantOwnerByStaff, grantResult, ownerOption, ownerOptions, ownerOptionsInput, revokeOwnerGrant } from "./grants";
@@ -43,6 +45,10 @@ export const clientsConsoleRouter = router({
     .input(clientUpdateInput)
     .output(clientRow)
     .mutation(({ ctx, input }) => updateClient(ctx.db, ctx.actor, input)),
+  setDisabled: staffProcedure("access.manage")
+    .input(clientStatusInput)
+    .output(clientRow)
+    .mutation(({ ctx, input }) => setClientDisabled(ctx.db, ctx.actor, input)),
   rotateSecret: staffProcedure("secrets.manage")
     .input(clientIdInput)
     .output(createdClient)

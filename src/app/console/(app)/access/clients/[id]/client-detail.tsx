@@ -6,7 +6,7 @@ import { AccessNav } from "../../access-nav";
 import { SecretOnce } from "../../secret-once";
 import { scopeList } from "../clients-screen";
 import { ClientGrants } from "./client-grants";
-import { ClientSettings, RotateSecret } from "./client-settings";
+import { ClientSettings, ClientStatus, RotateSecret } from "./client-settings";
 
 type Audit = ConsoleOutputs["audit"]["search"][number];
 
@@ -55,11 +55,16 @@ export function ClientDetail({ clientId }: { clientId: string }) {
         title={c.name}
         back={{ href: "/console/access/clients", label: "API clients" }}
         actions={
-          enabled && (
-            <Can permission="secrets.manage">
-              <RotateSecret clientId={c.client_id} name={c.name} onRotated={setNewSecret} />
+          <>
+            {enabled && (
+              <Can permission="secrets.manage">
+                <RotateSecret clientId={c.client_id} name={c.name} onRotated={setNewSecret} />
+              </Can>
+            )}
+            <Can permission="access.manage">
+              <ClientStatus clientId={c.client_id} name={c.name} disabled={!enabled} />
             </Can>
-          )
+          </>
         }
       />
       <AccessNav />

@@ -82,3 +82,43 @@ export function RotateSecret({ clientId, name, onRotated }: { clientId: string; 
     />
   );
 }
+
+/**
+ * Disable (confirmed) or enable a client: a disabled client gets no token and its tokens are refused
+ * on their next request; its grants, sources and endpoints are kept for when it is enabled again.
+ */
+export function ClientStatus({ clientId, name, disabled }: { clientId: string; name: string; disabled: boolean }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateClient();
+  const change = useMutation(trpc.accessClients.setDisabled.mutationOptions({ onSuccess: () => invalidate() }));
+  if (disabled)
+    return (
+      <>
+        <Button
+          variant="secondary"
+          disabled={change.isPending}
+          aria-busy={change.isPending || undefined}
+          onClick={() => change.mutate({ client_id: clientId, disabled: false })}
+        >
+          {change.isPending ? "Enabling…" : "Enable client"}
+        </Button>
+        {change.error && (
+          <p role="alert" className="error">
+            {errorMessage(change.error)}
+          </p>
+        )}
+      </>
+    );
+  return (
+    <ConfirmDialog
+      trigger={<Button variant="danger">Disable client</Button>}
+      title={`Disable ${name}?`}
+      description="It can no longer get tokens, and the tokens it holds are refused on their next request. Its grants, sources and endpoints are kept; enabling it restores them."
+      actionLabel="Disable client"
+      danger
+      pending={change.isPending}
+      error={change.error ? errorMessage(change.error) : undefined}
+      onConfirm={() => change.mutateAsync({ client_id: clientId, disabled: true })}
+    />
+  );
+}
