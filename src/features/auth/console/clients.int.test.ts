@@ -262,7 +262,12 @@ describe("console: API clients (issue 11 item 5)", () => {
 
     const log = await auditOf(client.client_id);
     expect(log.slice(0, 2)).toEqual([
-      expect.objectContaining({ action: "clients.enable", actor: "am@example.com", before: { disabled_at: disabled.disabled_at }, after: { disabled_at: null } }),
+      expect.objectContaining({
+        action: "clients.enable",
+        actor: "am@example.com",
+        before: { disabled_at: disabled.disabled_at },
+        after: { disabled_at: null },
+      }),
       expect.objectContaining({ action: "clients.disable", before: { disabled_at: null }, after: { disabled_at: disabled.disabled_at } }),
     ]);
     expect(log.filter((row) => row.action === "clients.disable")).toHaveLength(1);
