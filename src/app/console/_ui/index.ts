@@ -28,5 +28,5 @@ export { Facts, FilterBar, formatDateTime, PageHeader } from "./layout";
 export { Can, useCan } from "./permissions";
 export { Select, type SelectOption } from "./select";
 export { type Tab, Tabs } from "./tabs";
-export { type ConsoleInputs, type ConsoleOutputs, errorMessage, useTRPC, useTRPCClient } from "./trpc";
+export { type ConsoleInputs, type ConsoleOutputs, errorMessage, fieldErrorsOf, useTRPC, useTRPCClient } from "./trpc";
 export { useUrlFilters } from "./use-url-filters";

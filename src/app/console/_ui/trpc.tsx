@@ -45,3 +45,9 @@ export function ConsoleQueryProvider({ children }: { children: ReactNode }) {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : "Something went wrong";
 }
+
+/** A failed mutation's field messages as the console's error formatter sends them (`data.fields`), or none. */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> {
+  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
+  return {};
+}

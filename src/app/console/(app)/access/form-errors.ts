@@ -1,5 +1,4 @@
-import { TRPCClientError } from "@trpc/client";
-import { errorMessage } from "../../_ui";
+import { errorMessage, fieldErrorsOf } from "../../_ui";
 
 /**
  * A failed mutation's field errors (the console's error formatter sends them as `data.fields`),
@@ -8,7 +7,7 @@ import { errorMessage } from "../../_ui";
  */
 export function failureOf(error: unknown, formFields: readonly string[]): { fields: Record<string, string>; general: string | null } {
   if (!error) return { fields: {}, general: null };
-  const raw = error instanceof TRPCClientError ? ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) : {};
+  const raw = fieldErrorsOf(error);
   const fields: Record<string, string> = {};
   const unplaced: string[] = [];
   for (const [name, messages] of Object.entries(raw)) {
@@ -18,12 +17,6 @@ export function failureOf(error: unknown, formFields: readonly string[]): { fiel
   }
   if (Object.keys(raw).length === 0) return { fields, general: errorMessage(error) };
   return { fields, general: unplaced.length ? `${errorMessage(error)} (${unplaced.join(", ")})` : null };
-}
-
-/** A failed mutation's field messages as sent (`{fields}` of the one error model), or none. */
-export function fieldErrorsOf(error: unknown): Record<string, string[]> {
-  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
-  return {};
 }
 
 /** The message to show above a form: only when no field carries it. */

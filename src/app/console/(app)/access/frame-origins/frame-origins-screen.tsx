@@ -11,13 +11,14 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  fieldErrorsOf,
   formatDateTime,
   Input,
   TextField,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
-import { fieldErrorsOf, generalErrorOf } from "../form-errors";
+import { generalErrorOf } from "../form-errors";
 
 type Origin = ConsoleOutputs["frameOrigins"]["list"][number];
 

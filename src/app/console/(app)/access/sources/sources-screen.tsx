@@ -10,6 +10,7 @@ import {
   Dialog,
   Field,
   FilterBar,
+  fieldErrorsOf,
   Input,
   Select,
   TextField,
@@ -17,7 +18,7 @@ import {
   useUrlFilters,
 } from "../../../_ui";
 import styles from "../../../_ui/ui.module.css";
-import { fieldErrorsOf, generalErrorOf, linesOf } from "../form-errors";
+import { generalErrorOf, linesOf } from "../form-errors";
 
 type Source = ConsoleOutputs["sources"]["list"][number];
 

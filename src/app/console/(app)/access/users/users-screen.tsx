@@ -12,6 +12,7 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  fieldErrorsOf,
   formatDateTime,
   Input,
   Select,
@@ -21,7 +22,7 @@ import {
   useUrlFilters,
 } from "../../../_ui";
 import styles from "../../../_ui/ui.module.css";
-import { fieldErrorsOf, generalErrorOf } from "../form-errors";
+import { generalErrorOf } from "../form-errors";
 
 type User = ConsoleOutputs["users"]["list"][number];
 type Role = User["role"];

@@ -1,8 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, errorMessage, Field, Input, useTRPC } from "../../../_ui";
+import { Button, ConfirmDialog, errorMessage, Field, fieldErrorsOf, Input, useTRPC } from "../../../_ui";
 
 type Address = { line_one: string; city: string; state: string; zip: string };
 type FieldName = keyof Address;
@@ -13,11 +12,6 @@ const FIELDS: [FieldName, string, string][] = [
   ["state", "State", "Two-letter code or full name; stored as the code."],
   ["zip", "ZIP", "ZIP+4 is stored as its five digits."],
 ];
-
-function fieldErrorsOf(error: unknown): Record<string, string[]> {
-  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
-  return {};
-}
 
 function useInvalidateBuilding() {
   const trpc = useTRPC();

@@ -1,15 +1,9 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { type FormEvent, useState } from "react";
-import { Button, type ConsoleOutputs, errorMessage, Field, Input, useTRPC } from "../../../_ui";
+import { Button, type ConsoleOutputs, errorMessage, Field, fieldErrorsOf, Input, useTRPC } from "../../../_ui";
 
 type Detail = ConsoleOutputs["owners"]["detail"];
-
-function fieldErrorsOf(error: unknown): Record<string, string[]> {
-  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
-  return {};
-}
 
 /** Dollars as typed ("2,500.00", "2500") to cents; undefined when it is not an amount. */
 function centsOf(typed: string): number | null | undefined {

@@ -1,18 +1,12 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, Field, Input, Select, useTRPC } from "../../../_ui";
+import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, Field, fieldErrorsOf, Input, Select, useTRPC } from "../../../_ui";
 import { centsOf, money } from "../format";
 import styles from "./policy.module.css";
 
 type Policy = ConsoleOutputs["policies"]["detail"];
 type Revision = Omit<ConsoleInputs["policies"]["revise"], "id">;
-
-function fieldErrorsOf(error: unknown): Record<string, string[]> {
-  if (error instanceof TRPCClientError) return ((error.data as { fields?: Record<string, string[]> } | undefined)?.fields ?? {}) as Record<string, string[]>;
-  return {};
-}
 
 function useInvalidatePolicy() {
   const trpc = useTRPC();
