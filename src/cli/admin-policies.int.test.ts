@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { recordUnderwriting, startApplication, submitApplication } from "../features/enrollment/applications/service";
-import { formatPolicyNumber } from "../features/policies/coverage";
 import { issuePolicy } from "../features/policies/issue";
-import { policies } from "../features/policies/policies.table";
-import { defaultOutcome, enrollmentPartnersOfThisFile } from "../features/policies/policy-test-helpers";
+import { defaultOutcome, enrollmentPartnersOfThisFile, insertGuaranteePolicyBeside } from "../features/policies/policy-test-helpers";
 import { getDb } from "../server/db/client";
 import { unique } from "../test/factories";
 import { admin } from "./admin-test-helpers";
@@ -24,23 +22,7 @@ describe("npm run admin -- policy list (decisions §4)", () => {
       return (await issuePolicy(tx, application, { paidAt: new Date("2026-11-24T15:00:00Z") })).policy;
     });
     // A policy that did not come from a prospect (no source_prospect_id).
-    const [bare] = await db
-      .insert(policies)
-      .values({
-        policyNumber: formatPolicyNumber(1998, Math.floor(Math.random() * 900_000) + 100_000),
-        ownerId: p.owner.id,
-        propertyId: issued.propertyId,
-        unitId: issued.unitId,
-        status: "active",
-        productType: "renter_guarantee_insurance",
-        productVersion: "2025.12.01",
-        coverageAmountCents: 300000,
-        coverageStartDate: "2026-01-01",
-        coverageEndDate: "2026-12-31",
-        premiumCents: 1000,
-        cadence: "upfront",
-      })
-      .returning();
+    const bare = await insertGuaranteePolicyBeside(issued);
     // Another owner's policy never shows.
     const other = await partner();
     await other.ready("cli-2");

@@ -9,7 +9,7 @@ import { completeProspect, prospectPartner } from "../prospects/prospect-test-he
 import { type Prospect, prospects } from "../prospects/tables";
 import { properties, units } from "../roster/tables";
 import { formatPolicyNumber } from "./coverage";
-import { policies } from "./policies.table";
+import { type Policy, policies } from "./policies.table";
 
 export const APPLICATION_AND_POLICY_EVENTS = [
   "policy_application.created",
@@ -91,6 +91,32 @@ export async function insertBarePolicy(): Promise<number> {
     })
     .returning({ id: policies.id });
   return policy.id;
+}
+
+/**
+ * A guarantee policy that did not come from a prospect (no `source_prospect_id`), on the unit of a
+ * policy already issued: the payload's optional-field rules (product_version present, the
+ * prospect's id omitted).
+ */
+export async function insertGuaranteePolicyBeside(issued: Pick<Policy, "ownerId" | "propertyId" | "unitId">): Promise<Policy> {
+  const [policy] = await (await getDb())
+    .insert(policies)
+    .values({
+      policyNumber: formatPolicyNumber(1998, serial++),
+      ownerId: issued.ownerId,
+      propertyId: issued.propertyId,
+      unitId: issued.unitId,
+      status: "active",
+      productType: "renter_guarantee_insurance",
+      productVersion: "2025.12.01",
+      coverageAmountCents: 300000,
+      coverageStartDate: "2026-01-01",
+      coverageEndDate: "2026-12-31",
+      premiumCents: 1000,
+      cadence: "upfront",
+    })
+    .returning();
+  return policy;
 }
 
 /** `enrollmentPartner` for one test file: its webhook receivers close when the file's tests end. */

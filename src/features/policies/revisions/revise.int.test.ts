@@ -8,12 +8,11 @@ import { residents } from "../../enrollment/renters/residents.table";
 import { propertyOwners } from "../../owners/tables";
 import { prospects } from "../../prospects/tables";
 import { properties } from "../../roster/tables";
-import { formatPolicyNumber } from "../coverage";
 import { pdfText, unzip } from "../documents/document-test-helpers";
 import { policyDocuments } from "../documents/policy-documents.table";
 import { archivesOfPolicy } from "../documents/storage";
 import { type Policy, policies } from "../policies.table";
-import { enrollmentPartnersOfThisFile } from "../policy-test-helpers";
+import { enrollmentPartnersOfThisFile, insertGuaranteePolicyBeside } from "../policy-test-helpers";
 import { statusHistoryOf } from "../status/change-status";
 import { policyRevisions } from "./policy-revisions.table";
 import { revisePolicy } from "./revise";
@@ -224,23 +223,7 @@ describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Orde
     const db = await getDb();
     // A guarantee lives on a building that offers it (else renewal is blocked: docs/policies.md rule 6).
     await db.update(properties).set({ guaranteeEnabled: true }).where(eq(properties.id, issued.propertyId));
-    const [guarantee] = await db
-      .insert(policies)
-      .values({
-        policyNumber: formatPolicyNumber(1997, Math.floor(Math.random() * 900_000) + 100_000),
-        ownerId: p.owner.id,
-        propertyId: issued.propertyId,
-        unitId: issued.unitId,
-        status: "active",
-        productType: "renter_guarantee_insurance",
-        productVersion: "2025.12.01",
-        coverageAmountCents: 300000,
-        coverageStartDate: "2026-01-01",
-        coverageEndDate: "2026-12-31",
-        premiumCents: 1000,
-        cadence: "upfront",
-      })
-      .returning();
+    const guarantee = await insertGuaranteePolicyBeside(issued);
     await revise(guarantee, { coverage_amount_cents: 320000 });
     const [event] = await eventsOf(guarantee.policyNumber);
     expect(event).toEqual({
