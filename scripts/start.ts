@@ -25,7 +25,8 @@ await migrateDatabase(url);
 const demo = config.seedDemo ? await seedDemo(await getDb(), config.dataDir) : undefined;
 
 // The web process (and its inline worker) use the database this process started.
-const server = spawn(process.execPath, [nextBin, "start", "-p", String(config.port)], {
+// The web process: the built app behind the front server (scripts/serve.ts), on PORT.
+const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
   env: { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: `${config.publicBaseUrl}/console/api/auth` },
 });

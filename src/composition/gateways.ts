@@ -1,22 +1,20 @@
 import type { OpenAPIObject } from "trpc-to-openapi";
+import { publishNodeGateways } from "../server/http/front-server";
 import { partnerOpenApiDocumentOf } from "../server/http/openapi";
-import { createRestHandler } from "../server/http/rest-handler";
+import { createRestGateway } from "../server/http/rest-handler";
 import { ingestApiRouter, partnerApiRouter } from "./router";
 
-let partner: ((req: Request) => Promise<Response>) | undefined;
-let ingest: ((req: Request) => Promise<Response>) | undefined;
-
 /** `{base_url}` = `/api` (decisions §2). */
-export function handlePartnerApi(req: Request): Promise<Response> {
-  partner ??= createRestHandler(partnerApiRouter, "/api");
-  return partner(req);
-}
-
+const partner = createRestGateway(partnerApiRouter, "/api");
 /** `{event_base_url}` = `/ingest` (decisions §2, §8). */
-export function handleIngestApi(req: Request): Promise<Response> {
-  ingest ??= createRestHandler(ingestApiRouter, "/ingest");
-  return ingest(req);
-}
+const ingest = createRestGateway(ingestApiRouter, "/ingest");
+
+// The web process's front server (src/server/http/front-server.ts) takes these Node doors once the
+// Next.js routes below have loaded this module: the same handlers, caches and database pool.
+publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
+
+export const handlePartnerApi = partner.fetch;
+export const handleIngestApi = ingest.fetch;
 
 let document: OpenAPIObject | undefined;
 

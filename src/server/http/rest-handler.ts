@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getDb } from "../db/client";
@@ -28,6 +29,61 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
  * JSON bodies are never coerced (`"yes"` is not a boolean): see `./json-body.ts`.
  */
 export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req: Request) => Promise<Response> {
+  return createRestGateway(router, prefix).fetch;
+}
+
+/**
+ * The gateway's one handler with its two doors: `fetch` for a web `Request` (the Next.js route,
+ * the tests), `node` for Node's own request and response (the front server, `./front-server.ts`,
+ * which skips Next.js's request conversion on the hot path). Both read the request into the same
+ * `RestRequest` and write the same `RestAnswer`: status, headers and body are identical.
+ */
+export function createRestGateway(router: AnyRouter, prefix: `/${string}`): RestGateway {
+  const handle = restCore(router, prefix);
+  return {
+    fetch: async (request) => {
+      const answer = await handle({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        text: () => request.text(),
+      });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    },
+    node: async (req, res) => {
+      const answer = await handle({
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        headers: nodeHeaders(req),
+        text: () => readNodeBody(req),
+      });
+      if (res.destroyed) return;
+      const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
+      // A body refused unread (too large) is not drained: the connection closes after the answer.
+      if (answer.status === 413) res.shouldKeepAlive = false;
+      res.writeHead(answer.status, bytes ? { ...answer.headers, "content-length": String(bytes.length) } : answer.headers);
+      res.end(req.method === "HEAD" ? undefined : bytes);
+    },
+  };
+}
+
+export type RestGateway = {
+  fetch: (request: Request) => Promise<Response>;
+  node: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+};
+
+/** What the core reads of a request, whichever door it came through. */
+type RestRequest = {
+  method: string;
+  /** Absolute (`http://host/api/x?y`) or origin-form (`/api/x?y`). */
+  url: string;
+  headers: HeaderReader;
+  /** The body as UTF-8 text (a leading byte-order mark dropped, as `Request.text()` does). */
+  text: () => Promise<string>;
+};
+type RestAnswer = { status: number; headers: Record<string, string>; body: string | null };
+
+function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestRequest) => Promise<RestAnswer> {
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
   // Built once per gateway (issue 9 item 16): trpc-to-openapi's fetch handler rebuilt this, its
   // route table (a RegExp per route) included, on every request. Per-request state reaches the
@@ -48,51 +104,58 @@ export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]) as unknown as (req: AdapterRequest, res: AdapterResponse) => Promise<void>;
 
-  return async (request: Request): Promise<Response> => {
+  return async (request: RestRequest): Promise<RestAnswer> => {
     const started = performance.now();
-    const url = new URL(request.url);
+    const { pathname, search } = splitUrl(request.url);
     const state: RestState = {
       requestId: validRequestId(request.headers.get("x-request-id")) ?? randomUUID(),
       method: request.method.toUpperCase(),
-      pathWithQuery: url.pathname + url.search,
+      pathWithQuery: pathname + search,
       headers: request.headers,
       rawBody: "",
     };
-    let response: Response;
+    let answer: { status: number; body: string | null };
     try {
       const body = await innerBody(request, state);
-      const answer = await new Promise<{ status: number; body: string | undefined }>((resolve) => {
+      const adapted = await new Promise<{ status: number; body: string | undefined }>((resolve) => {
         // The adapter sets only `Content-Type: application/json` (responseMeta sets no headers).
         const res: AdapterResponse = {
           statusCode: 200,
           setHeader: () => {},
           end: (text) => resolve({ status: res.statusCode, body: text }),
         };
-        adapter(adapterRequest(state, routePath(url.pathname, prefix) + url.search, body), res).catch((error) => {
+        adapter(adapterRequest(state, routePath(pathname, prefix) + search, body), res).catch((error) => {
           state.error ??= appErrorOf(error) ?? errors.internal(error);
           resolve({ status: 500, body: "" });
         });
       });
-      response = state.error ? errorResponse(state.error) : jsonTextResponse(answer.status, answer.body);
+      answer = state.error ? errorAnswer(state.error) : { status: adapted.status, body: adapted.body ?? null };
     } catch (error) {
       const known = appErrorOf(error);
       if (!known) logger().error({ err: error, requestId: state.requestId }, "request failed");
-      response = errorResponse(known ?? errors.internal(error));
+      answer = errorAnswer(known ?? errors.internal(error));
     }
-    response.headers.set("X-Request-Id", state.requestId);
-    response.headers.set("Cache-Control", "no-store");
     logger().info(
       {
         requestId: state.requestId,
         method: state.method,
-        path: url.pathname,
-        status: response.status,
+        path: pathname,
+        status: answer.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         client: state.clientId,
       },
       "request",
     );
-    return response;
+    return {
+      status: answer.status,
+      // Every answer names JSON, a body-less one (204) too, as the adapter's own answers do.
+      headers: {
+        "content-type": "application/json",
+        "x-request-id": state.requestId,
+        "cache-control": "no-store",
+      },
+      body: answer.body,
+    };
   };
 }
 
@@ -152,12 +215,12 @@ function contextOf(db: Context["db"], state: RestState): Context {
  * bare array as `{items: …}`, and `{}` for an empty body, a non-object JSON value, or a body with a
  * problem (wrong media type, bad JSON), which `state.bodyProblem` keeps for after authentication.
  */
-async function innerBody(request: Request, state: RestState): Promise<object | null> {
+async function innerBody(request: RestRequest, state: RestState): Promise<object | null> {
   if (!BODY_METHODS.has(state.method)) return null;
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   state.rawBody = await request.text();
-  if (Buffer.byteLength(state.rawBody) > MAX_BODY_BYTES) throw errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (Buffer.byteLength(state.rawBody) > MAX_BODY_BYTES) throw tooLarge();
   if (state.rawBody.trim() === "") return {};
   // spec Token exchange 4: `Content-Type: application/json` is required on requests with a body.
   const mediaType = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
@@ -176,6 +239,72 @@ async function innerBody(request: Request, state: RestState): Promise<object | n
   return typeof parsed === "object" && parsed !== null ? parsed : {};
 }
 
+const tooLarge = () => errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+
+/** Reads the header a request names, as `Headers.get` does. */
+export type HeaderReader = { get(name: string): string | null };
+
+/**
+ * Node's parsed headers read as `Headers` reads them: lower-case names, repeated values joined
+ * with ", " (Node already keeps only the first of a repeated `Authorization`, `Content-Type`,
+ * `Content-Length`, as the web `Request` Next.js builds from them does).
+ */
+function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+/** One TextDecoder, as `Request.text()` decodes: UTF-8, a leading BOM dropped, bad bytes replaced. */
+const UTF8 = new TextDecoder();
+
+/**
+ * The body of a Node request as text. More than MAX_BODY_BYTES stops the read with a 413 (the web
+ * door reads it all first; here a sender cannot make the process hold more than the limit).
+ */
+function readNodeBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: Error) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      if (error) reject(error);
+      else resolve(UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        done(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = (error: Error) => done(errors.badRequest(`Request body could not be read: ${error.message}`));
+    const onClose = () => {
+      if (!req.complete) done(errors.badRequest("Request body ended early"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/** The path and query of an absolute or origin-form URL, parsed as the WHATWG URL parser does (as a web `Request` would have it). */
+function splitUrl(url: string): { pathname: string; search: string } {
+  const parsed = new URL(url, "http://localhost");
+  return { pathname: parsed.pathname, search: parsed.search };
+}
+
 function answerFor(error: Error & { code?: string }, meta: Meta | undefined, state: RestState): AppError {
   const known = appErrorOf(error);
   if (known) return known;
@@ -189,20 +318,9 @@ function answerFor(error: Error & { code?: string }, meta: Meta | undefined, sta
   }
 }
 
-function errorResponse(error: AppError): Response {
+function errorAnswer(error: AppError): { status: number; body: string } {
   const answer = restAnswerOf(error);
-  return jsonResponse(answer.status, answer.body);
-}
-
-/** A JSON text the adapter serialized (none for an undefined result or a 204). */
-function jsonTextResponse(status: number, text: string | undefined): Response {
-  return new Response(text ?? null, { status, headers: { "Content-Type": "application/json" } });
-}
-
-export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
-  const response = new Response(JSON.stringify(body), { status, headers });
-  response.headers.set("Content-Type", "application/json");
-  return response;
+  return { status: answer.status, body: JSON.stringify(answer.body) };
 }
 
 function validRequestId(value: string | null): string | undefined {

@@ -8,7 +8,8 @@ export type RestState = {
   method: string;
   /** Path and query exactly as received, e.g. `/api/partners/acme/prospects?x=1` (request signatures). */
   pathWithQuery: string;
-  headers: Headers;
+  /** Read with `get`, as `Headers` is (a web request's headers, or Node's through the same reader). */
+  headers: { get(name: string): string | null };
   rawBody: string;
   /** A body problem (wrong media type, bad JSON) answered only once the caller is authenticated. */
   bodyProblem?: AppError;

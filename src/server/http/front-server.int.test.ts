@@ -1,0 +1,268 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { generateOpenApiDocument } from "trpc-to-openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { partnerOpenApiDocument } from "../../composition/gateways";
+import { ingestApiRouter, partnerApiRouter } from "../../composition/router";
+import { signRequest } from "../../features/auth/request-signature";
+import { casesFor, type FuzzCase, type Json, sampleOf } from "../../test/fuzz-cases";
+import { fixture, routesOf, validBody } from "../../test/route-fixture";
+import { createFrontServer, type FastPathRules, type NodeGateway, publishNodeGateways } from "./front-server";
+import { createRestGateway, MAX_BODY_BYTES } from "./rest-handler";
+
+/**
+ * Issue 9 item 16: the web process's front server hands gateway requests to the gateway's Node
+ * door instead of through Next.js. These tests hold the two doors to the same answers (every
+ * route's malformed requests, as the fuzz suite sends them, through both), and the front server to
+ * its routing: the published gateway for plain gateway paths, Next.js (here a stand-in that says
+ * so) for everything else and until a gateway is published.
+ */
+
+const partner = createRestGateway(partnerApiRouter, "/api");
+const ingest = createRestGateway(ingestApiRouter, "/ingest");
+
+type Listening = { url: string; close: () => Promise<void> };
+function listen(server: http.Server): Promise<Listening> {
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** A server answering only through the gateways' Node doors, on their prefixes. */
+let doors: Listening;
+beforeAll(async () => {
+  doors = await listen(http.createServer((req, res) => void (req.url?.startsWith("/ingest") ? ingest : partner).node(req, res)));
+});
+afterAll(async () => {
+  await doors.close();
+});
+
+type Answer = { status: number; body: string; headers: Record<string, string | null> };
+const HEADERS = ["content-type", "cache-control"];
+
+async function answerOf(response: Response): Promise<Answer> {
+  return {
+    status: response.status,
+    body: await response.text(),
+    headers: Object.fromEntries(HEADERS.map((name) => [name, response.headers.get(name)])),
+  };
+}
+
+function requestOf(base: string, fuzz: FuzzCase, gateway: "partner" | "ingest", token: string, secret: string): Request {
+  const url = `${base}${gateway === "partner" ? "/api" : "/ingest"}${fuzz.path}`;
+  const headers = new Headers(fuzz.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  if (gateway === "partner") {
+    const parsed = new URL(url);
+    const rawBody = fuzz.body === undefined ? "" : typeof fuzz.body === "string" ? fuzz.body : new TextDecoder().decode(fuzz.body);
+    headers.set("x-request-signature", signRequest(secret, { method: fuzz.method, pathWithQuery: parsed.pathname + parsed.search, rawBody }));
+  }
+  return new Request(url, { method: fuzz.method, headers, body: fuzz.body as BodyInit | undefined });
+}
+
+describe("the gateways' Node door answers as their web door does", () => {
+  it("gives the same status, body and headers to every route's malformed requests", { timeout: 180_000 }, async () => {
+    const f = await fixture();
+    const partnerDoc = partnerOpenApiDocument() as unknown as Json;
+    const ingestDoc = generateOpenApiDocument(ingestApiRouter, { title: "ingest", version: "1", baseUrl: "/ingest" }) as unknown as Json;
+    const gateways = [
+      { gateway: "partner" as const, routes: routesOf(partnerApiRouter, partnerDoc), doc: partnerDoc, token: f.partner.token, door: partner },
+      { gateway: "ingest" as const, routes: routesOf(ingestApiRouter, ingestDoc), doc: ingestDoc, token: f.ingestionToken, door: ingest },
+    ];
+    const differences: string[] = [];
+    let compared = 0;
+    for (const { gateway, routes, doc, token, door } of gateways) {
+      for (const { route } of routes) {
+        const names = Array.from(route.path.matchAll(/\{(\w+)\}/g), (m) => m[1]);
+        const idFor = route.path.includes("/move_outs/") ? f.moveOutId : route.path.includes("/deliveries/") ? "wd_0" : f.endpointId;
+        const pathValues = Object.fromEntries(names.map((name) => [name, name === "id" ? idFor : (f.pathValues as Record<string, string>)[name]]));
+        const body = route.bodySchema ? validBody(route.path, f.partner.source, sampleOf(route.bodySchema, doc)) : undefined;
+        for (const fuzz of casesFor({ ...route, pathValues, body })) {
+          // The Node door first: a write it makes turns the web door's `created` into `updated`.
+          const viaNode = await answerOf(await fetch(requestOf(doors.url, fuzz, gateway, token, f.partner.client.secret)));
+          const viaWeb = await answerOf(await door.fetch(requestOf("http://localhost:3999", fuzz, gateway, token, f.partner.client.secret)));
+          compared++;
+          // A write the first door made changes the second's answer (`created` then `updated`, a
+          // deleted endpoint then 404): after a successful write only the absence of a 5xx is compared.
+          const wrote = viaNode.status < 300 && fuzz.method !== "GET";
+          const same = wrote ? viaWeb.status < 500 : JSON.stringify(viaNode) === JSON.stringify(viaWeb);
+          if (!same) differences.push(`${fuzz.label}: node ${JSON.stringify(viaNode).slice(0, 300)} ≠ web ${JSON.stringify(viaWeb).slice(0, 300)}`);
+        }
+      }
+    }
+    expect(differences.slice(0, 10)).toEqual([]);
+    expect(compared).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("answers HEAD as the web door does, without a body, and keeps a caller's request id", async () => {
+    const f = await fixture();
+    const path = `/api/partners/${f.pathValues.owner_slug}/webhooks/endpoints`;
+    const headers = { authorization: `Bearer ${f.partner.token}`, "x-request-id": "front-door-1" };
+    const get = await fetch(`${doors.url}${path}`, { headers });
+    expect(get.status).toBe(200);
+    expect(get.headers.get("x-request-id")).toBe("front-door-1");
+    expect(get.headers.get("cache-control")).toBe("no-store");
+    const head = await fetch(`${doors.url}${path}`, { method: "HEAD", headers });
+    const webHead = await partner.fetch(new Request(`http://localhost${path}`, { method: "HEAD", headers }));
+    expect(head.status).toBe(webHead.status);
+    expect(await head.text()).toBe("");
+    expect(head.headers.get("content-type")).toBe(webHead.headers.get("content-type"));
+    expect(head.headers.get("x-request-id")).toBe("front-door-1");
+  });
+});
+
+/** A raw request on its own connection: what came back, and whether the server closed the connection. */
+function rawRequest(
+  base: string,
+  options: http.RequestOptions,
+  write: (req: http.ClientRequest) => void,
+): Promise<{ status: number; body: string; connection?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${options.path}`, { ...options, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), connection: res.headers.connection }));
+    });
+    // The server may close while the body is still being written: the answer is what counts.
+    req.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    write(req);
+  });
+}
+
+describe("request bodies through the Node door", () => {
+  it("refuses a declared body over the limit at once with 413, without reading it, and closes the connection", async () => {
+    const answer = await rawRequest(
+      doors.url,
+      { method: "POST", path: "/api/token", headers: { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 1) } },
+      (req) => req.write("{"),
+    );
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` });
+    expect(answer.connection).toBe("close");
+  });
+
+  it("stops reading a chunked body once it passes the limit, with 413", async () => {
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    // Up to four times the limit, unless the server has answered and closed before.
+    let sent = 0;
+    let sentWhenAnswered = 0;
+    const answer = await rawRequest(
+      doors.url,
+      { method: "POST", path: "/api/token", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      (req) => {
+        req.once("response", () => {
+          sentWhenAnswered = sent;
+        });
+        const more = () => {
+          while (sent < 4 * MAX_BODY_BYTES && !req.destroyed && sentWhenAnswered === 0) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once("drain", more);
+          }
+          if (!req.destroyed) req.end();
+        };
+        more();
+      },
+    );
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).status_code).toBe(413);
+    expect(answer.connection).toBe("close");
+    // Answered while the sender was still writing: the rest was never read.
+    expect(sentWhenAnswered).toBeGreaterThan(0);
+    expect(sentWhenAnswered).toBeLessThan(4 * MAX_BODY_BYTES);
+  });
+
+  it("survives a caller that goes away mid-body, and answers the next request", async () => {
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${doors.url}/api/token`, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": "1000" },
+      });
+      req.on("error", () => resolve());
+      req.write('{"grant_type":');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    const next = await fetch(`${doors.url}/api/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(next.status).toBe(400);
+    expect((await next.json()).error).toBe("invalid_request");
+  });
+
+  it("decodes the body as the web door does: a leading byte-order mark dropped, invalid UTF-8 replaced", async () => {
+    for (const body of [Buffer.from('\uFEFF{"grant_type":"client_credentials"}'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])]) {
+      const init = { method: "POST", headers: { "content-type": "application/json" }, body };
+      const viaNode = await answerOf(await fetch(`${doors.url}/api/token`, init));
+      const viaWeb = await answerOf(await partner.fetch(new Request("http://localhost/api/token", init)));
+      expect(viaNode).toEqual(viaWeb);
+    }
+  });
+});
+
+describe("the front server's routing", () => {
+  const rules: FastPathRules = {
+    gateways: new Map([
+      ["/api", new Set(["docs", "openapi.json"])],
+      ["/ingest", new Set<string>()],
+    ]),
+    proxyMatchers: [],
+  };
+  let front: Listening;
+  const nextSaw: string[] = [];
+  beforeAll(async () => {
+    // Stands in for Next.js (the part not under test here): it says who answered.
+    front = await listen(
+      createFrontServer(async (req, res) => {
+        nextSaw.push(req.url ?? "");
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("next");
+      }, rules),
+    );
+  });
+  afterAll(async () => {
+    await front.close();
+    publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
+  });
+
+  it("sends plain gateway paths to the published gateway and everything else to Next.js", async () => {
+    publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
+    const viaGateway = await fetch(`${front.url}/api/partners/acme/prospects`, { method: "POST" });
+    expect(viaGateway.status).toBe(401);
+    expect(await viaGateway.json()).toEqual({ message: "Unauthorized" });
+    expect((await fetch(`${front.url}/ingest/events`, { method: "POST" })).status).toBe(401);
+    for (const path of ["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz", "/console"]) {
+      const answer = await fetch(`${front.url}${path}`, { redirect: "manual" });
+      expect(await answer.text(), path).toBe("next");
+    }
+    expect(nextSaw).toEqual(["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz", "/console"]);
+  });
+
+  it("lets Next.js answer gateway paths until the route has published its gateway", async () => {
+    publishNodeGateways({} as Record<"/api" | "/ingest", NodeGateway>);
+    expect(await (await fetch(`${front.url}/api/partners/acme/prospects`, { method: "POST" })).text()).toBe("next");
+  });
+
+  it("answers a gateway that fails outright with the internal error body, never a hang", async () => {
+    publishNodeGateways({
+      "/api": async () => {
+        throw new Error("boom");
+      },
+      "/ingest": ingest.node,
+    });
+    const answer = await fetch(`${front.url}/api/token`);
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect((await answer.json()).status_code).toBe(500);
+  });
+});

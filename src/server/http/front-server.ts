@@ -1,0 +1,136 @@
+import fs from "node:fs";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import path from "node:path";
+import { errors } from "../errors";
+import { logger } from "../log";
+import { restAnswerOf } from "./error-wire";
+
+/**
+ * The web process's HTTP server (`scripts/serve.ts`): Next.js serves everything, except that a
+ * gateway request Next.js would hand, unchanged, to the gateway's catch-all route
+ * (`src/app/api/[...path]/route.ts`, `src/app/ingest/[...path]/route.ts`) goes straight to that
+ * route's own handler, through its Node door (`createRestGateway(…).node`). Same handler, same
+ * module instance, same answers; what it skips is Next.js turning the Node request into a web
+ * `Request` and piping a web `Response` back, about a third of a partner request's CPU (issue 9
+ * item 16, docs/decisions.md "Performance: API throughput").
+ *
+ * The handler is the one the route module built: the composition root publishes it here when
+ * Next.js loads the route (`publishNodeGateways`), so caches and the database pool are the ones
+ * the console's routes use. Until a first gateway request has loaded the route, Next.js answers.
+ */
+
+/** A gateway's Node door. */
+export type NodeGateway = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export type GatewayPrefix = "/api" | "/ingest";
+type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const PUBLISHED = Symbol.for("partner-integration-service.node-gateways");
+type Published = Partial<Record<GatewayPrefix, NodeGateway>>;
+
+/** Called by the composition root once its gateways are built (in whichever module graph loaded it). */
+export function publishNodeGateways(gateways: Record<GatewayPrefix, NodeGateway>): void {
+  (globalThis as unknown as Record<symbol, Published>)[PUBLISHED] = gateways;
+}
+
+function publishedGateway(prefix: GatewayPrefix): NodeGateway | undefined {
+  return (globalThis as unknown as Record<symbol, Published | undefined>)[PUBLISHED]?.[prefix];
+}
+
+/**
+ * What the build says about gateway paths: for each gateway with a catch-all route, the first
+ * path segments taken by other routes (`/api/docs`, `/api/openapi.json`), and the proxy's
+ * matchers (a path the proxy runs on goes through Next.js).
+ */
+export type FastPathRules = {
+  gateways: Map<GatewayPrefix, ReadonlySet<string>>;
+  proxyMatchers: RegExp[];
+};
+
+const GATEWAYS: readonly GatewayPrefix[] = ["/api", "/ingest"];
+
+/**
+ * Reads the rules from a Next.js build directory (`.next`). Anything that could send a gateway path
+ * elsewhere than its catch-all route turns the fast path off for that gateway: a dynamic route
+ * beside the catch-all, a custom rewrite, redirect or header rule, a base path.
+ */
+export function fastPathRulesOf(distDir: string): FastPathRules {
+  const read = <T>(file: string): T | undefined => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(distDir, file), "utf8")) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const appRoutes = Object.values(read<Record<string, string>>("app-path-routes-manifest.json") ?? {});
+  const routes = read<{
+    basePath?: string;
+    redirects?: { internal?: boolean }[];
+    headers?: unknown[];
+    rewrites?: unknown[] | { beforeFiles?: unknown[]; afterFiles?: unknown[]; fallback?: unknown[] };
+  }>("routes-manifest.json");
+  const rewrites = routes?.rewrites;
+  const rewriteCount = Array.isArray(rewrites)
+    ? rewrites.length
+    : (rewrites?.beforeFiles?.length ?? 0) + (rewrites?.afterFiles?.length ?? 0) + (rewrites?.fallback?.length ?? 0);
+  const custom =
+    !routes || Boolean(routes.basePath) || (routes.redirects ?? []).some((r) => !r.internal) || (routes.headers?.length ?? 0) > 0 || rewriteCount > 0;
+  const gateways = new Map<GatewayPrefix, ReadonlySet<string>>();
+  if (!custom) {
+    for (const prefix of GATEWAYS) {
+      if (!appRoutes.includes(`${prefix}/[...path]`)) continue;
+      const taken = new Set<string>();
+      let dynamic = false;
+      for (const route of appRoutes) {
+        if (!route.startsWith(`${prefix}/`) || route === `${prefix}/[...path]`) continue;
+        const first = route.slice(prefix.length + 1).split("/")[0];
+        if (first.startsWith("[")) dynamic = true;
+        taken.add(first);
+      }
+      if (!dynamic) gateways.set(prefix, taken);
+    }
+  }
+  const functions = read<{ functions?: Record<string, { matchers?: { regexp: string }[] }> }>("server/functions-config-manifest.json");
+  const middleware = read<{ middleware?: Record<string, { matchers?: { regexp: string }[] }> }>("server/middleware-manifest.json");
+  const proxyMatchers = [...Object.values(functions?.functions ?? {}), ...Object.values(middleware?.middleware ?? {})]
+    .flatMap((entry) => entry.matchers ?? [])
+    .map((matcher) => new RegExp(matcher.regexp));
+  return { gateways, proxyMatchers };
+}
+
+/** Characters of a path segment that need no decoding (RFC 3986 pchar without `%`). */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/;
+
+/**
+ * The gateway whose catch-all route Next.js would give this request unchanged, or undefined: the
+ * path is plain (no `%`, no empty, `.` or `..` segment, no trailing slash: Next.js would decode,
+ * redirect or normalize those), its first segment after the prefix is no other route's, and the
+ * proxy does not run on it.
+ */
+export function gatewayFor(url: string, rules: FastPathRules): GatewayPrefix | undefined {
+  const query = url.indexOf("?");
+  const pathname = query === -1 ? url : url.slice(0, query);
+  const prefix: GatewayPrefix | undefined = pathname.startsWith("/api/") ? "/api" : pathname.startsWith("/ingest/") ? "/ingest" : undefined;
+  if (!prefix) return undefined;
+  const taken = rules.gateways.get(prefix);
+  if (!taken || !PLAIN_PATH.test(pathname)) return undefined;
+  const segments = pathname.slice(prefix.length + 1).split("/");
+  if (segments.some((segment) => segment === "." || segment === "..")) return undefined;
+  if (taken.has(segments[0])) return undefined;
+  if (rules.proxyMatchers.some((matcher) => matcher.test(pathname))) return undefined;
+  return prefix;
+}
+
+/** The HTTP server: gateway requests to their published handler, the rest to Next.js. */
+export function createFrontServer(next: NextHandler, rules: FastPathRules): http.Server {
+  return http.createServer((req, res) => {
+    const prefix = gatewayFor(req.url ?? "/", rules);
+    const gateway = prefix ? publishedGateway(prefix) : undefined;
+    (gateway ?? next)(req, res).catch((error: unknown) => {
+      logger().error({ err: error, path: req.url?.split("?")[0] }, "request failed");
+      if (res.headersSent) return res.destroy();
+      const answer = restAnswerOf(errors.internal(error));
+      res.writeHead(answer.status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+}
