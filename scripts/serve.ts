@@ -1,6 +1,7 @@
 import path from "node:path";
 import { getConfig } from "../src/server/config";
 import { createFrontServer, fastPathRulesOf } from "../src/server/http/front-server";
+import { logger } from "../src/server/log";
 
 /**
  * The web process (`npm start` spawns it once the build is current): the built Next.js app behind
@@ -15,6 +16,13 @@ const { default: next } = await import("next");
 const { port } = getConfig();
 const app = next({ dev: false, dir: process.cwd(), port });
 await app.prepare();
-const server = createFrontServer(app.getRequestHandler(), fastPathRulesOf(path.join(process.cwd(), ".next")));
+const rules = fastPathRulesOf(path.join(process.cwd(), ".next"));
+const server = createFrontServer(app.getRequestHandler(), rules);
 // Every interface, as `next start` listens.
-server.listen(port);
+server.listen(port, () => {
+  // Off (everything through Next.js) only when the build could route a gateway path elsewhere.
+  logger().info({ port, gatewayFastPath: [...rules.gateways.keys()] }, "web process listening");
+});
+// No new connections once stopping; the start hook (src/server/boot.ts) stops the worker, closes
+// the database and exits.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close());
