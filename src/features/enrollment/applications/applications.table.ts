@@ -56,6 +56,13 @@ export const applications = pgTable(
     paymentAmountCents: integer("payment_amount_cents"),
     paymentLast4: text("payment_last4"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /**
+     * The payment attempt in flight, or whose outcome was never recorded (decisions §10 Payment): its
+     * idempotency key and amount. Every submission while it is set replays it, so two tabs or a retry
+     * after a crash charge once; a decline or a refused card clears it.
+     */
+    paymentKey: text("payment_key"),
+    paymentKeyAmountCents: integer("payment_key_amount_cents"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

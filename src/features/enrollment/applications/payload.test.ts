@@ -24,6 +24,8 @@ const application = {
   paymentAmountCents: null,
   paymentLast4: null,
   paidAt: null,
+  paymentKey: null,
+  paymentKeyAmountCents: null,
   createdAt: new Date(),
   updatedAt: new Date(),
 } satisfies Application;

@@ -8,8 +8,10 @@ import { processorFor } from "../../payments/processor-for";
 import { paymentCharges } from "../../payments/tables";
 import { cashDeposits, policies } from "../../policies/policies.table";
 import { enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
+import { applications } from "../applications/applications.table";
 import type { ChooseView, PayView, ResultView } from "./contract";
 import { applicationsOf, card, DETAILS, okView, renter, viewOf } from "./flow-test-helpers";
+import { FLOW_MESSAGES } from "./messages";
 import { changeChoice, chooseProduct, payEnrollment, submitDetails } from "./service";
 
 const partner = enrollmentPartnersOfThisFile();
@@ -226,6 +228,72 @@ describe("enrollment flow: purchases (decisions §10 steps (1)-(4))", () => {
     expect(charges).toHaveLength(1);
     const [paidApplication] = await applicationsOf(prospect);
     expect(paidApplication.paymentChargeId).toBe(first.chargeId);
+  });
+
+  it("two tabs paying at once with different cards are charged once, and both end completed", async () => {
+    const p = await partner();
+    const { prospect, link } = await renter(p, "buy-two-tabs");
+    okView(await submitDetails(link, DETAILS));
+    await runDueJobs();
+    okView(await chooseProduct(link, { productType: "security_deposit_insurance", cadence: "upfront" }));
+    const [application] = await applicationsOf(prospect);
+    // Two pay forms (two tabs, each its own attempt), submitted together with two good cards.
+    const answers = await Promise.all([payEnrollment(link, card("4242 4242 4242 4242")), payEnrollment(link, card("5555 5555 5555 4444"))]);
+    for (const answer of answers) expect(okView(answer)).toMatchObject({ step: "result", state: "completed" });
+    const charges = await chargesOf(application.id);
+    expect(charges.map((c) => c.status)).toEqual(["succeeded"]);
+    const [paidApplication] = await applicationsOf(prospect);
+    expect(paidApplication).toMatchObject({ paymentChargeId: charges[0].id, paymentKey: null, paymentKeyAmountCents: null });
+    expect(await (await getDb()).select().from(policies).where(eq(policies.prospectId, prospect.id))).toHaveLength(1);
+  });
+
+  it("a payment whose outcome was never recorded is replayed by any later form, from any tab: charged once, issued", async () => {
+    const p = await partner();
+    const { prospect, link } = await renter(p, "buy-crashed");
+    okView(await submitDetails(link, DETAILS));
+    await runDueJobs();
+    const pay = okView(await chooseProduct(link, { productType: "security_deposit_insurance", cadence: "upfront" })) as PayView;
+    const [application] = await applicationsOf(prospect);
+    // As a process that died after the processor charged leaves it: the claim taken, the charge made, nothing recorded.
+    const subject = `application:pa_${application.id}`;
+    const key = `${subject}:crashed0attempt`;
+    await (await getDb()).update(applications).set({ paymentKey: key, paymentKeyAmountCents: pay.amountDueCents }).where(eq(applications.id, application.id));
+    const first = await processorFor(getConfig()).charge({
+      idempotencyKey: key,
+      amountCents: pay.amountDueCents,
+      currency: "usd",
+      description: "the crashed try",
+      metadata: { subject },
+      card: card(),
+    });
+    expect(first.status).toBe("succeeded");
+    // Meanwhile the option cannot change: what was charged is what will be issued.
+    await expect(changeChoice(link)).rejects.toMatchObject({ kind: "conflict", message: FLOW_MESSAGES.paymentInProgress });
+    await expect(chooseProduct(link, { productType: "cash_deposit" })).rejects.toMatchObject({ kind: "conflict", message: FLOW_MESSAGES.paymentInProgress });
+    // The renter reloads (a new form, a new attempt) and pays with another card.
+    const done = okView(await payEnrollment(link, card("5555 5555 5555 4444"))) as ResultView;
+    expect(done.state).toBe("completed");
+    const charges = await chargesOf(application.id);
+    expect(charges).toHaveLength(1);
+    const [paidApplication] = await applicationsOf(prospect);
+    expect(paidApplication).toMatchObject({ paymentChargeId: first.chargeId, paymentKey: null, productType: "security_deposit_insurance" });
+  });
+
+  it("a declined card frees the payment: the option may change and the next card is a new attempt", async () => {
+    const p = await partner();
+    const { prospect, link } = await renter(p, "buy-declined-free");
+    okView(await submitDetails(link, DETAILS));
+    await runDueJobs();
+    okView(await chooseProduct(link, { productType: "security_deposit_insurance", cadence: "upfront" }));
+    const [application] = await applicationsOf(prospect);
+    const declined = await payEnrollment(link, card("4000 0000 0000 0002"));
+    expect(declined.ok).toBe(false);
+    expect((await applicationsOf(prospect))[0]).toMatchObject({ paymentKey: null, paidAt: null });
+    expect(okView(await changeChoice(link)).step).toBe("choose");
+    okView(await chooseProduct(link, { productType: "cash_deposit" }));
+    expect(okView(await payEnrollment(link, card()))).toMatchObject({ state: "completed" });
+    expect((await chargesOf(application.id)).map((c) => c.status)).toEqual(["declined", "succeeded"]);
+    expect(await (await getDb()).select().from(cashDeposits).where(eq(cashDeposits.prospectId, prospect.id))).toHaveLength(1);
   });
 
   it("change option goes back to choose before payment, and is refused once paid", async () => {

@@ -25,6 +25,7 @@ export const FLOW_MESSAGES = {
   /** Conflicts: the step is no longer the current one (the page re-renders the current step). */
   notCurrentStep: "This step is no longer the current one",
   alreadyPaid: "This enrollment is already paid",
+  paymentInProgress: "A payment for this enrollment is being processed: pay on this page to finish it, or reload in a moment",
   linkNotValid: "This enrollment link is not valid",
 } as const;
 

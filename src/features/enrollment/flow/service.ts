@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getConfig } from "../../../server/config";
-import { getDb } from "../../../server/db/client";
+import { type Db, getDb } from "../../../server/db/client";
 import { AppError, errors, type FieldErrors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import { checkCard } from "../../payments/card";
@@ -111,6 +111,8 @@ export async function chooseProduct(params: LinkParams, input: ChoiceInput): Pro
     // Paid in another tab since this request read the step: the choice is final.
     const locked = await lockApplication(tx, application.id);
     if (locked.paidAt || (locked.step !== "choose" && locked.step !== "pay")) throw errors.conflict(M.notCurrentStep);
+    // A payment in flight (another tab) or not yet resolved is for the chosen option: it stays.
+    if (locked.paymentKey) throw errors.conflict(M.paymentInProgress);
     const submitted = await submitApplication(tx, locked, checked.choice);
     // The same choice submitted again is not re-announced, but the renter moves on to pay all the same.
     if (submitted.step !== "pay") {
@@ -134,9 +136,12 @@ export async function changeChoice(params: LinkParams): Promise<ActionResult> {
   const moved = await db
     .update(applications)
     .set({ step: "choose", updatedAt: new Date() })
-    .where(and(eq(applications.id, application.id), eq(applications.step, "pay"), isNull(applications.paidAt)))
-    .returning({ id: applications.id });
-  if (moved.length === 0) throw errors.conflict(M.alreadyPaid);
+    .where(and(eq(applications.id, application.id), eq(applications.step, "pay"), isNull(applications.paidAt), isNull(applications.paymentKey)))
+    .returning({ id: applications.id, paidAt: applications.paidAt });
+  if (moved.length === 0) {
+    const [current] = await db.select({ paymentKey: applications.paymentKey }).from(applications).where(eq(applications.id, application.id));
+    throw errors.conflict(current?.paymentKey ? M.paymentInProgress : M.alreadyPaid);
+  }
   return { ok: true, view: await viewOf(params) };
 }
 
@@ -167,8 +172,10 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
   if (Object.keys(fields).length) return refused(view, M.cardInvalid, fields);
   if (!ATTEMPT.test(input.attempt ?? "")) return refused(view, M.attemptInvalid);
 
-  const amountCents = view.amountDueCents;
   const subject = `application:pa_${application.id}`;
+  const claim = await claimPayment(db, application.id, `${subject}:${input.attempt}`, view.amountDueCents);
+  if (claim === "paid") return { ok: true, view: await viewOf(params) };
+  const amountCents = claim.amountCents;
   let result: Awaited<ReturnType<ReturnType<typeof processorFor>["charge"]>>;
   try {
     const processor = processorFor(getConfig());
@@ -177,7 +184,7 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
     // the card is kept first and this first month charged to the kept card (billing follows the charge).
     const source = view.cadence === "monthly" ? { methodId: (await processor.storeMethod(card)).methodId } : { card };
     result = await processor.charge({
-      idempotencyKey: `${subject}:${input.attempt}`,
+      idempotencyKey: claim.key,
       amountCents,
       currency: "usd",
       description: `${view.summary} — ${record.owner.name}`,
@@ -185,23 +192,31 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
       ...source,
     });
   } catch (error) {
-    if (error instanceof AppError && error.kind === "invalid") return refused(view, M.cardInvalid, error.fields ?? {});
-    if (error instanceof AppError && error.kind === "unavailable") return refused(view, error.message);
+    // Refused before any charge (a card the processor will not take, no processor): the claim goes.
+    if (error instanceof AppError && (error.kind === "invalid" || error.kind === "unavailable")) {
+      await releasePayment(db, application.id, claim.key);
+      return error.kind === "invalid" ? refused(view, M.cardInvalid, error.fields ?? {}) : refused(view, error.message);
+    }
+    // Outcome unknown: the claim stays, and the next submission replays its key.
     throw error;
   }
-  // The view was rendered for this request: its `attempt` is already a new one for the next card.
-  if (result.status === "declined") return refused(view, result.message);
+  if (result.status === "declined") {
+    // The view was rendered for this request: its `attempt` is already a new one for the next card.
+    await releasePayment(db, application.id, claim.key);
+    return refused(view, result.message);
+  }
 
   const charge = result;
   const paidAt = new Date();
   await db.transaction(async (tx) => {
     const current = await lockApplication(tx, application.id);
-    if (current.paymentChargeId && current.paymentChargeId !== charge.chargeId) {
-      // Two forms paid at once (two tabs): the first is kept; the second charge needs a refund by staff.
-      logger().error({ applicationId: current.id, kept: current.paymentChargeId, extra: charge.chargeId }, "enrollment paid twice: refund the extra charge");
+    // Recorded already: by the other tab that replayed the same claim, or by an earlier try of this one.
+    if (current.paidAt) {
+      if (current.paymentChargeId !== charge.chargeId)
+        logger().error({ applicationId: current.id, kept: current.paymentChargeId, extra: charge.chargeId }, "enrollment paid twice: refund the extra charge");
       return;
     }
-    // The option was changed in another tab while this charge ran: the renter gets what was charged.
+    // Choices are refused while a claim is open, so this is what was charged.
     const charged = { productType: view.productType, cadence: view.cadence };
     if (current.productType !== charged.productType || current.cadence !== charged.cadence) {
       logger().warn({ applicationId: current.id, charged }, "enrollment choice changed during payment: issuing what was charged");
@@ -213,14 +228,43 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
         paymentChargeId: charge.chargeId,
         paymentAmountCents: amountCents,
         paymentLast4: charge.last4,
-        paidAt: current.paidAt ?? paidAt,
+        paidAt,
+        paymentKey: null,
+        paymentKeyAmountCents: null,
         updatedAt: new Date(),
       })
       .where(eq(applications.id, current.id));
     if (charged.productType === "cash_deposit") await recordCashDeposit(tx, current);
-    else await issuePolicy(tx, current, { paidAt: current.paidAt ?? paidAt });
+    else await issuePolicy(tx, current, { paidAt });
   });
   return { ok: true, view: await viewOf(params) };
+}
+
+type PaymentClaim = { key: string; amountCents: number };
+
+/**
+ * Takes the application's payment claim (decisions §10 Payment), or the one already open: a second
+ * tab, a double submit or a retry after a crash then charges with the same idempotency key and
+ * amount, so the processor charges once and answers every submission with the same result.
+ * Committed before the charge, so it outlives a transaction that fails after the processor charged.
+ */
+async function claimPayment(db: Db, applicationId: number, key: string, amountCents: number): Promise<PaymentClaim | "paid"> {
+  return db.transaction(async (tx) => {
+    const current = await lockApplication(tx, applicationId);
+    if (current.paidAt) return "paid";
+    if (current.step !== "pay") throw errors.conflict(M.notCurrentStep);
+    if (current.paymentKey && current.paymentKeyAmountCents !== null) return { key: current.paymentKey, amountCents: current.paymentKeyAmountCents };
+    await tx.update(applications).set({ paymentKey: key, paymentKeyAmountCents: amountCents, updatedAt: new Date() }).where(eq(applications.id, applicationId));
+    return { key, amountCents };
+  });
+}
+
+/** Ends a claim whose charge did not happen or was declined: the next card is a new attempt. */
+async function releasePayment(db: Db, applicationId: number, key: string): Promise<void> {
+  await db
+    .update(applications)
+    .set({ paymentKey: null, paymentKeyAmountCents: null, updatedAt: new Date() })
+    .where(and(eq(applications.id, applicationId), eq(applications.paymentKey, key), isNull(applications.paidAt)));
 }
 
 /** The service as the contract names it (the pages, the benchmark and the tests call these). */

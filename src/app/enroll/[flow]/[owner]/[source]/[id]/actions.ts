@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { refresh } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import type { ActionResult, LinkParams, StepName } from "@/features/enrollment/flow/contract";
+import { FLOW_MESSAGES } from "@/features/enrollment/flow/messages";
 import { changeChoice, chooseProduct, payEnrollment, submitDetails } from "@/features/enrollment/flow/service";
 import { AppError } from "@/server/errors";
 import type { FormState } from "../../../../_components/form-state";
@@ -68,6 +69,8 @@ async function settle(step: StepName, values: Record<string, string>, run: () =>
     if (!(error instanceof AppError)) throw error;
     if (error.kind === "not_found") notFound();
     if (error.kind === "invalid") return { status: "error", message: error.message, fields: error.fields ?? {}, values, attempt: randomUUID() };
+    // A payment still being settled keeps the option: the renter is told why, on the same step.
+    if (error.kind === "conflict" && error.message === FLOW_MESSAGES.paymentInProgress) return { status: "error", message: error.message, fields: {}, values };
     if (error.kind === "conflict") {
       refresh();
       return { status: "idle" };
