@@ -5,7 +5,7 @@ import { decryptSecret } from "../../server/secrets";
 import { newClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { isOwnerGranted } from "../auth/clients";
-import { createManagedOwner } from "./service";
+import { createManagedOwner, RESERVED_OWNER_SLUGS } from "./service";
 import { propertyOwners } from "./tables";
 
 const PATH = "/api/partners/property_owners";
@@ -52,6 +52,15 @@ describe("owner creation (spec Owner creation, decisions §7)", () => {
     expect(await isOwnerGranted(await getDb(), client.clientId, row.id)).toBe(true);
     expect(decryptSecret(row.signingSecretEncrypted)).toMatch(/^whsec_/);
     expect(JSON.stringify(answer.body)).not.toContain("whsec_");
+  });
+
+  it("never gives an owner a slug a console page takes: an owner named Merge gets a suffixed slug", async () => {
+    const token = await (await newClient()).token();
+    const answer = await upsert(token, { external_org_id: unique("org"), name: "Merge" });
+    expect(answer.status).toBe(201);
+    const slug = String(answer.body.property_owner.owner_slug);
+    expect(slug).toMatch(/^merge-[a-z0-9]+$/);
+    for (const reserved of RESERVED_OWNER_SLUGS) expect(await stored(reserved)).toBeUndefined();
   });
 
   it("updates on re-post with HTTP 200, writing only present fields; null clears; arrays replace", async () => {

@@ -152,12 +152,20 @@ export function slugify(name: string): string {
   return base || "owner";
 }
 
+/**
+ * Slugs a console page under `/console/owners/` already takes (the merge screen): an owner named so
+ * gets a suffix, as if the plain slug were taken, so every owner has its page.
+ */
+export const RESERVED_OWNER_SLUGS: ReadonlySet<string> = new Set(["merge"]);
+
 async function availableSlug(tx: Tx, name: string): Promise<string> {
   const base = slugify(name);
-  const taken = await tx
-    .select({ slug: propertyOwners.slug })
-    .from(propertyOwners)
-    .where(and(eq(propertyOwners.slug, base)));
+  const taken = RESERVED_OWNER_SLUGS.has(base)
+    ? [{ slug: base }]
+    : await tx
+        .select({ slug: propertyOwners.slug })
+        .from(propertyOwners)
+        .where(and(eq(propertyOwners.slug, base)));
   return taken.length === 0
     ? base
     : `${base}-${randomToken(4)
