@@ -1,7 +1,7 @@
 import { and, asc, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
-import type { ChargeRequest, PaymentProcessor } from "../payments/processor";
+import type { ChargeRequest, ChargeResult, PaymentProcessor } from "../payments/processor";
 import { SimulatedProcessor } from "../payments/simulated-processor";
 import { paymentCharges } from "../payments/tables";
 import type { Policy } from "../policies/policies.table";
@@ -24,7 +24,7 @@ const cli = { cli: "tester" };
 class LostAnswerProcessor implements PaymentProcessor {
   readonly name = "simulated";
   readonly storeMethod = simulated.storeMethod.bind(simulated);
-  async charge(request: ChargeRequest) {
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
     await simulated.charge(request);
     throw new Error("connection reset after the charge");
   }
@@ -68,7 +68,12 @@ describe("billing settle retries (docs/decisions.md, Billing: settlement retries
     const settled = await settlePolicy(db, cli, policy.id, simulated);
     const charged = await settlementsCharged(policy);
     expect(charged).toMatchObject([{ status: "succeeded", amountCents: policy.premiumCents, idempotencyKey: chargeKey(pending.id) }]);
-    expect(settled).toEqual({ policy_number: policy.policyNumber, delinquency_id: `delinquency_${open.id}`, settled_cents: policy.premiumCents, charge_id: charged[0].id });
+    expect(settled).toEqual({
+      policy_number: policy.policyNumber,
+      delinquency_id: `delinquency_${open.id}`,
+      settled_cents: policy.premiumCents,
+      charge_id: charged[0].id,
+    });
     expect(await delinquencyOf(policy)).toMatchObject({ status: "resolved", amountCents: 0, settledCents: policy.premiumCents });
     expect(await settlementRows(policy)).toMatchObject([{ id: pending.id, status: "succeeded", processorChargeId: charged[0].id, delinquencyId: open.id }]);
   });
