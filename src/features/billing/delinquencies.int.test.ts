@@ -181,7 +181,7 @@ describe("delinquencies (decisions §11 Billing; spec Delinquency payload)", () 
     expect((await openOf(policy.id)).map((row) => row.status).sort()).toEqual(["active", "resolved"]);
   });
 
-  it("a declined settlement is a clear error and changes nothing", async () => {
+  it("a declined settlement is a clear error, kept as a declined attempt, and changes nothing else", async () => {
     const p = await partner();
     const policy = await monthlyPolicy(p, "dq-settle-declined");
     const db = await getDb();
@@ -196,7 +196,7 @@ describe("delinquencies (decisions §11 Billing; spec Delinquency payload)", () 
         .select()
         .from(billingCharges)
         .where(and(eq(billingCharges.policyId, policy.id), eq(billingCharges.kind, "settlement"))),
-    ).toEqual([]);
+    ).toMatchObject([{ status: "declined", declineCode: "card_declined", amountCents: policy.premiumCents, delinquencyId: before.id }]);
     expect(
       await db
         .select()

@@ -26,13 +26,18 @@ export async function recordMissedPayment(tx: Tx, policy: Policy, amountCents: n
   return { delinquency, opened };
 }
 
-/** The policy's open delinquency, locked for the rest of `tx` (a settlement holds it while it charges). */
+/**
+ * The policy's open delinquency, locked for the rest of `tx` (a settlement holds it while it charges).
+ * `FOR NO KEY UPDATE`: it excludes another settlement and the cron's upsert as `FOR UPDATE` would, but
+ * not the key-share lock of a foreign key, so the settlement can commit its `billing_charges` row
+ * pointing at this delinquency through another connection meanwhile without waiting on itself.
+ */
 export async function lockOpenDelinquency(tx: Tx, policyId: number): Promise<Delinquency | undefined> {
   const [row] = await tx
     .select()
     .from(delinquencies)
     .where(and(eq(delinquencies.policyId, policyId), eq(delinquencies.status, "active")))
-    .for("update");
+    .for("no key update");
   return row;
 }
 

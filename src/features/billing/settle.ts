@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, sum } from "drizzle-orm";
 import { getConfig } from "../../server/config";
-import type { Db } from "../../server/db/client";
+import type { Db, Tx } from "../../server/db/client";
 import { AppError, appErrorOf, errors } from "../../server/errors";
 import { type AuditActor, recordAudit } from "../audit/audit";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
@@ -10,9 +10,11 @@ import { delinquencyRef, lockOpenDelinquency, resolveDelinquency } from "./delin
 import { BILLING_MESSAGES as M } from "./messages";
 import { storedMethodOf } from "./method";
 import { chargeKey, policySubject } from "./run";
-import { billingCharges } from "./tables";
+import { type BillingCharge, billingCharges, type Delinquency } from "./tables";
 
 export type Settlement = { policy_number: string; delinquency_id?: string; settled_cents?: number; charge_id?: string };
+
+type Attempt = { processor: PaymentProcessor; policy: Policy; methodId: string };
 
 /**
  * `billing settle` and the console's Settle (decisions §4, §11): charges what the policy's open
@@ -20,8 +22,13 @@ export type Settlement = { policy_number: string; delinquency_id?: string; settl
  * (`delinquency.resolved`, `amount_cents` 0) and the settlement kept as a charge of the policy, with
  * the audit row, in one transaction. The delinquency's row stays locked while the processor answers,
  * so two settlements charge once (the second finds nothing open) and a month the cron declines
- * meanwhile waits and opens a new delinquency. A decline or a processor failure changes nothing: a
- * clear error, the delinquency open with its amount. No open delinquency: nothing to charge.
+ * meanwhile waits and opens a new delinquency. No open delinquency: nothing to charge.
+ *
+ * Never twice (docs/decisions.md, Billing: settlement retries never charge twice): the `pending`
+ * settlement row whose id is the processor's key is committed through `db` before the charge, as
+ * the monthly run does, so it outlives a failure of the main transaction after the processor
+ * charged; the next settle finds it and replays the same key. A decline is recorded through `db`
+ * too (the main transaction then throws) and the next settle is a new attempt with a new key.
  */
 export async function settlePolicy(db: Db, actor: AuditActor, policyId: number, processor: PaymentProcessor = processorFor(getConfig())): Promise<Settlement> {
   return db.transaction(async (tx) => {
@@ -31,15 +38,15 @@ export async function settlePolicy(db: Db, actor: AuditActor, policyId: number, 
     if (!open) return { policy_number: policy.policyNumber };
     const methodId = await storedMethodOf(tx, policy.id);
     if (!methodId) throw errors.conflict(M.noPaymentMethod);
+    const attempt = { processor, policy, methodId };
 
-    const [row] = await tx.insert(billingCharges).values({ policyId: policy.id, kind: "settlement", amountCents: open.amountCents }).returning();
-    const result = await charge(processor, policy, row.id, open.amountCents, methodId);
-    if (result.status === "declined") throw errors.conflict(M.settleDeclined);
-
-    await tx
-      .update(billingCharges)
-      .set({ status: "succeeded", processorChargeId: result.chargeId, delinquencyId: open.id, completedAt: new Date() })
-      .where(eq(billingCharges.id, row.id));
+    const row = await settlementRow(db, attempt, open);
+    const result = await charge(attempt, row);
+    if (result.status === "declined") {
+      await complete(db, row, result);
+      throw errors.conflict(M.settleDeclined);
+    }
+    await complete(tx, row, result);
     const resolved = await resolveDelinquency(tx, open, policy);
     await recordAudit(tx, actor, {
       action: "billing.settle",
@@ -58,11 +65,63 @@ export async function settlePolicy(db: Db, actor: AuditActor, policyId: number, 
   });
 }
 
-async function charge(processor: PaymentProcessor, policy: Policy, rowId: number, amountCents: number, methodId: string): Promise<ChargeResult> {
+/**
+ * The row (and so the key) this settlement charges, committed through `db` (its own connection,
+ * autocommit) while the caller's transaction holds the delinquency's lock, so no other settlement
+ * of it runs meanwhile and at most one settlement row of a delinquency is ever `pending`.
+ *
+ * Due is what the delinquency has outstanding less what its settlements already collected. A
+ * pending row for that amount is an earlier attempt whose outcome was never recorded: reused, so
+ * the processor answers its first result instead of charging again. A pending row of another
+ * amount (a month declined since, so the delinquency grew) cannot be reused — its key for a new
+ * amount is refused — nor dropped, since the processor may have charged it: it is replayed first
+ * under its own key and amount, its answer recorded, and a paid one counts as collected.
+ */
+async function settlementRow(db: Db, attempt: Attempt, open: Delinquency): Promise<BillingCharge> {
+  const settlementsOf = and(eq(billingCharges.kind, "settlement"), eq(billingCharges.delinquencyId, open.id));
+  const [pending] = await db
+    .select()
+    .from(billingCharges)
+    .where(and(settlementsOf, eq(billingCharges.status, "pending")))
+    .orderBy(asc(billingCharges.id))
+    .limit(1);
+  const [{ collected }] = await db
+    .select({ collected: sum(billingCharges.amountCents).mapWith(Number) })
+    .from(billingCharges)
+    .where(and(settlementsOf, eq(billingCharges.status, "succeeded")));
+  const due = open.amountCents - (collected ?? 0);
+  if (pending?.amountCents === due) return pending;
+  if (pending) {
+    const earlier = await charge(attempt, pending);
+    await complete(db, pending, earlier);
+    if (earlier.status === "succeeded") return settlementRow(db, attempt, open);
+  }
+  const [row] = await db
+    .insert(billingCharges)
+    .values({ policyId: attempt.policy.id, kind: "settlement", amountCents: due, delinquencyId: open.id })
+    .returning();
+  return row;
+}
+
+/** Records the processor's answer on a row still pending (the monthly run's rule: completed once). */
+async function complete(db: Tx, row: BillingCharge, result: ChargeResult): Promise<void> {
+  await db
+    .update(billingCharges)
+    .set({
+      status: result.status,
+      processorChargeId: result.chargeId,
+      declineCode: result.status === "declined" ? result.code : null,
+      completedAt: new Date(),
+    })
+    .where(and(eq(billingCharges.id, row.id), eq(billingCharges.status, "pending")));
+}
+
+/** A processor failure (not a decline) leaves the row pending: its outcome is unknown, the next settle replays it. */
+async function charge({ processor, policy, methodId }: Attempt, row: BillingCharge): Promise<ChargeResult> {
   try {
     return await processor.charge({
-      idempotencyKey: chargeKey(rowId),
-      amountCents,
+      idempotencyKey: chargeKey(row.id),
+      amountCents: row.amountCents,
       currency: "usd",
       description: `Outstanding premium of policy ${policy.policyNumber}`,
       metadata: { subject: policySubject(policy.policyNumber), settlement: "true" },

@@ -63,7 +63,7 @@ export const billingCharges = pgTable(
     /** The processor's charge id (`ch_…`), once answered. */
     processorChargeId: text("processor_charge_id"),
     declineCode: text("decline_code"),
-    /** The delinquency a declined period opened or added to; the one a settlement resolved. */
+    /** The delinquency a declined period opened or added to; the one a settlement (any attempt) was for. */
     delinquencyId: integer("delinquency_id").references(() => delinquencies.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
