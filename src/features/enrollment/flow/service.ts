@@ -3,11 +3,14 @@ import { getConfig } from "../../../server/config";
 import { type Db, getDb } from "../../../server/db/client";
 import { AppError, errors, type FieldErrors } from "../../../server/errors";
 import { logger } from "../../../server/log";
+import { enterOwnerWrite } from "../../owners/merge/gate";
+import type { Owner } from "../../owners/service";
 import { checkCard } from "../../payments/card";
 import { PAYMENT_MESSAGES } from "../../payments/messages";
 import { processorFor } from "../../payments/processor-for";
 import { recordCashDeposit } from "../../policies/cash-deposits";
 import { issuePolicy } from "../../policies/issue";
+import { prospects } from "../../prospects/tables";
 import { applications, CADENCES, type Cadence } from "../applications/applications.table";
 import { lockApplication, startApplication, submitApplication } from "../applications/service";
 import { requestUnderwriting } from "../offers/request";
@@ -69,7 +72,11 @@ export async function submitDetails(params: LinkParams, input: DetailsInput): Pr
   const blocked = failsIdentityCheck(record.prospect.email, env.appEnv);
   const { selectedProduct, cadence } = record.link;
   await db.transaction(async (tx) => {
-    const { application } = await startApplication(tx, record.prospect, { productType: selectedProduct, cadence });
+    await enterOwnerWrite(tx, { ...record.owner });
+    // Read again behind the gate: a merge that ran meanwhile moved the prospect to the survivor.
+    const [prospect] = await tx.select().from(prospects).where(eq(prospects.id, record.prospect.id));
+    if (!prospect) throw errors.notFound(M.linkNotValid);
+    const { application } = await startApplication(tx, prospect, { productType: selectedProduct, cadence });
     const current = await lockApplication(tx, application.id);
     if (current.step !== "details" || current.applicant) return; // a concurrent submit got here first
     await tx
@@ -108,6 +115,7 @@ export async function chooseProduct(params: LinkParams, input: ChoiceInput): Pro
   const checked = checkChoice(record, input);
   if (checked.fields) return { ok: false, message: M.choiceInvalid, fields: checked.fields, view: chooseView(record, env) };
   await db.transaction(async (tx) => {
+    await enterOwnerWrite(tx, { ...record.owner });
     // Paid in another tab since this request read the step: the choice is final.
     const locked = await lockApplication(tx, application.id);
     if (locked.paidAt || (locked.step !== "choose" && locked.step !== "pay")) throw errors.conflict(M.notCurrentStep);
@@ -173,7 +181,7 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
   if (!ATTEMPT.test(input.attempt ?? "")) return refused(view, M.attemptInvalid);
 
   const subject = `application:pa_${application.id}`;
-  const claim = await claimPayment(db, application.id, `${subject}:${input.attempt}`, view.amountDueCents);
+  const claim = await claimPayment(db, record.owner, application.id, `${subject}:${input.attempt}`, view.amountDueCents);
   if (claim === "paid") return { ok: true, view: await viewOf(params) };
   const amountCents = claim.amountCents;
   let result: Awaited<ReturnType<ReturnType<typeof processorFor>["charge"]>>;
@@ -209,6 +217,7 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
   const charge = result;
   const paidAt = new Date();
   await db.transaction(async (tx) => {
+    await enterOwnerWrite(tx, { ...record.owner });
     const current = await lockApplication(tx, application.id);
     // Recorded already: by the other tab that replayed the same claim, or by an earlier try of this one.
     if (current.paidAt) {
@@ -248,8 +257,9 @@ type PaymentClaim = { key: string; amountCents: number };
  * amount, so the processor charges once and answers every submission with the same result.
  * Committed before the charge, so it outlives a transaction that fails after the processor charged.
  */
-async function claimPayment(db: Db, applicationId: number, key: string, amountCents: number): Promise<PaymentClaim | "paid"> {
+async function claimPayment(db: Db, owner: Owner, applicationId: number, key: string, amountCents: number): Promise<PaymentClaim | "paid"> {
   return db.transaction(async (tx) => {
+    await enterOwnerWrite(tx, { ...owner });
     const current = await lockApplication(tx, applicationId);
     if (current.paidAt) return "paid";
     if (current.step !== "pay") throw errors.conflict(M.notCurrentStep);

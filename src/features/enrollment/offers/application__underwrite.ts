@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { getConfig } from "../../../server/config";
 import { getDb, type Tx } from "../../../server/db/client";
 import { defineTask } from "../../../server/jobs/define-task";
+import { enterOwnerGate } from "../../owners/merge/gate";
 import { propertyOwners } from "../../owners/tables";
 import { prospects } from "../../prospects/tables";
 import { properties, units } from "../../roster/tables";
@@ -55,6 +56,12 @@ export const applicationUnderwrite = defineTask({
   ...underwriteTask,
   handler: async ({ applicationId }) => {
     const db = await getDb();
-    await db.transaction((tx) => underwriteApplication(tx, applicationId));
+    await db.transaction(async (tx) => {
+      // The owner's merge gate first, as every owner-scoped write (owners/merge/gate.ts): a merge
+      // running now finishes before this job reads and writes what it moves.
+      const [application] = await tx.select({ ownerId: applications.ownerId }).from(applications).where(eq(applications.id, applicationId));
+      if (application) await enterOwnerGate(tx, application.ownerId);
+      return underwriteApplication(tx, applicationId);
+    });
   },
 });

@@ -36,6 +36,14 @@ export async function enterOwnerWrite(tx: Tx, owner: GatedOwner): Promise<void> 
   }
 }
 
+/**
+ * The gate alone, for writes that know only the owner's id (the enrollment flow's jobs): rows read
+ * after it, under their own locks, carry the owner a merge that ran meanwhile left them with.
+ */
+export async function enterOwnerGate(tx: Tx, ownerId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${MERGE_GATE_SPACE}, ${ownerId})`);
+}
+
 /** The merge's side of the gate: both owners, exclusively, in id order (so two merges never deadlock). */
 export async function closeGatesForMerge(tx: Tx, ownerIds: number[]): Promise<void> {
   for (const id of [...ownerIds].sort((a, b) => a - b)) {
