@@ -16,6 +16,20 @@ import { type WebhookEndpoint, webhookEndpoints } from "./tables";
  */
 export type Subscriber = ({ ownerId: number } | { providerId: number }) & { clientId: string };
 
+/**
+ * An owner route's subscriber. Its `ownerId` is read when used, not when the route starts: a write
+ * that waited at the owner's merge gate acts on the survivor, which the gate writes into `owner` in
+ * place (owners/merge/gate.ts), so the endpoint it names is found where the merge moved it.
+ */
+export function ownerSubscriber(owner: { id: number }, clientId: string): Subscriber {
+  return {
+    get ownerId() {
+      return owner.id;
+    },
+    clientId,
+  };
+}
+
 export type EndpointFields = { name?: string; destination_url?: string; events?: string[]; status?: WebhookEndpoint["status"] };
 
 export function endpointView(endpoint: WebhookEndpoint) {

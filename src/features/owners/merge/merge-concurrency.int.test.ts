@@ -99,4 +99,62 @@ describe("owner merge under concurrent partner writes (decisions §12: writes wa
     const [registered] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.body.endpoint.id));
     expect(registered.ownerId).toBe(survivor.owner.id);
   });
+
+  it("an endpoint update and delete sent under the duplicate's slug during the merge act on the moved endpoint, never a 404", async () => {
+    const { duplicate, survivor } = await duplicatePair();
+    const db = await getDb();
+    const control = connectPostgres(await databaseUrl(), { max: 2 });
+    onTestFinished(() => control.end());
+    const endpointsPath = `/api/partners/${duplicate.owner.slug}/webhooks/endpoints`;
+    const register = async (name: string) =>
+      (
+        await call<{ endpoint: { id: string } }>("POST", endpointsPath, {
+          token: duplicate.token,
+          body: { endpoint: { name, destination_url: `https://localhost:9/${name}`, events: ["prospect.created"] } },
+        })
+      ).body.endpoint.id;
+    const toUpdate = await register("update-me");
+    const toDelete = await register("delete-me");
+
+    // The merge held at its audit row, every record moved, as in the test above.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const blocker = control.begin(async (tx) => {
+      await tx`lock table audit_log in share row exclusive mode`;
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const merge = mergeOwners(db, { cli: "test" }, { from: duplicate.owner.slug, into: survivor.owner.slug });
+    await waitFor(
+      async () => (await control`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into "audit_log"%'`).length > 0,
+    );
+    // Sent now, the requests read the duplicate as not merged yet, then wait at its gate.
+    const update = call<{ endpoint: { name: string } }>("PUT", `${endpointsPath}/${toUpdate}`, {
+      token: duplicate.token,
+      body: { endpoint: { name: "renamed" } },
+    });
+    const removal = call<{ endpoint: { id: string } }>("DELETE", `${endpointsPath}/${toDelete}`, { token: duplicate.token });
+    await sleep(300);
+    release();
+    await blocker;
+    await merge;
+
+    const [updated, removed] = await Promise.all([update, removal]);
+    expect(updated.status).toBe(200);
+    expect(updated.body.endpoint.name).toBe("renamed");
+    expect(removed.status).toBe(200);
+    const rows = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(inArray(webhookEndpoints.id, [toUpdate, toDelete]));
+    expect(rows.find((row) => row.id === toUpdate)).toMatchObject({ ownerId: survivor.owner.id, name: "renamed", deletedAt: null });
+    expect(rows.find((row) => row.id === toDelete)?.deletedAt).not.toBeNull();
+  });
 });

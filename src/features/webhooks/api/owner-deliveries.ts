@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ownerProcedure } from "../../auth/procedures";
 import { deliveryDetail, listDeliveries, retryDelivery } from "../deliveries";
+import { ownerSubscriber } from "../endpoints";
 import { deliveryMeta, detailOutput, listOutput, listQuery, retryOutput } from "./deliveries.types";
 
 const scoped = z.object({ owner_slug: z.string(), endpoint_id: z.string() });
@@ -11,7 +12,7 @@ export const listOwnerDeliveries = ownerProcedure("webhooks:manage")
   .output(listOutput)
   .query(async ({ ctx, input }) => ({
     status_code: 200,
-    ...(await listDeliveries(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id, input)),
+    ...(await listDeliveries(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.endpoint_id, input)),
   }));
 
 export const getOwnerDelivery = ownerProcedure("webhooks:manage")
@@ -20,7 +21,7 @@ export const getOwnerDelivery = ownerProcedure("webhooks:manage")
   .output(detailOutput)
   .query(async ({ ctx, input }) => ({
     status_code: 200,
-    delivery: await deliveryDetail(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id, input.id),
+    delivery: await deliveryDetail(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.endpoint_id, input.id),
   }));
 
 export const retryOwnerDelivery = ownerProcedure("webhooks:manage")
@@ -29,5 +30,5 @@ export const retryOwnerDelivery = ownerProcedure("webhooks:manage")
   .output(retryOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,
-    delivery: await retryDelivery(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint_id, input.id),
+    delivery: await retryDelivery(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.endpoint_id, input.id),
   }));

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonBody } from "../../../server/http/json-body";
 import { ownerProcedure } from "../../auth/procedures";
-import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, updateEndpoint } from "../endpoints";
+import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, ownerSubscriber, updateEndpoint } from "../endpoints";
 import { createBody, endpointMeta, endpointOutput, endpointsOutput, updateBody } from "./endpoint.types";
 
 const scoped = z.object({ owner_slug: z.string() });
@@ -14,7 +14,7 @@ export const createOwnerEndpoint = ownerProcedure("webhooks:manage")
   .mutation(async ({ ctx, input }) => {
     // In a transaction: it enters the owner's merge gate, and `ctx.owner` is read after it (a write
     // under a merged owner's slug lands on the survivor; owners/merge/gate.ts).
-    const endpoint = await ctx.db.transaction((tx) => createEndpoint(tx, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.endpoint));
+    const endpoint = await ctx.db.transaction((tx) => createEndpoint(tx, ownerSubscriber(ctx.owner, ctx.client.id), input.endpoint));
     ctx.rest.status = 201;
     return { status_code: 201, endpoint: endpointView(endpoint) };
   });
@@ -25,7 +25,7 @@ export const listOwnerEndpoints = ownerProcedure("webhooks:manage")
   .output(endpointsOutput)
   .query(async ({ ctx }) => ({
     status_code: 200,
-    endpoints: (await listEndpoints(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id })).map(endpointView),
+    endpoints: (await listEndpoints(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id))).map(endpointView),
   }));
 
 export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
@@ -34,7 +34,7 @@ export const updateOwnerEndpoint = ownerProcedure("webhooks:manage")
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,
-    endpoint: endpointView(await updateEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.id, input.endpoint)),
+    endpoint: endpointView(await updateEndpoint(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.id, input.endpoint)),
   }));
 
 export const deleteOwnerEndpoint = ownerProcedure("webhooks:manage")
@@ -43,5 +43,5 @@ export const deleteOwnerEndpoint = ownerProcedure("webhooks:manage")
   .output(endpointOutput)
   .mutation(async ({ ctx, input }) => ({
     status_code: 200,
-    endpoint: endpointView(await deleteEndpoint(ctx.db, { ownerId: ctx.owner.id, clientId: ctx.client.id }, input.id)),
+    endpoint: endpointView(await deleteEndpoint(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.id)),
   }));
