@@ -63,7 +63,9 @@ describe("enrollment and the merge gate", () => {
     expect(underwriting.waited).toBe(true);
     expect((await applicationsOf(prospect))[0].outcome).toBe("quoted");
 
-    const choice = await waitsFor(await holdMergeGate(p.owner.id), () => chooseProduct(link, { productType: "security_deposit_insurance", cadence: "upfront" }));
+    const choice = await waitsFor(await holdMergeGate(p.owner.id), () =>
+      chooseProduct(link, { productType: "security_deposit_insurance", cadence: "upfront" }),
+    );
     expect(choice.waited).toBe(true);
     expect(okView(choice.result).step).toBe("pay");
 
