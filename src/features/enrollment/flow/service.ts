@@ -158,11 +158,12 @@ function refused(view: PayView, message: string, fields: FieldErrors = {}): Acti
 }
 
 /**
- * Step 4 (decisions §10): the card is checked first (nothing charged on a mistake), then charged once
- * per form (`application:pa_<id>:<attempt>`), then the policy or the cash deposit is recorded with the
- * payment in one transaction. A decline leaves the application as it was (the renter may try another
- * card). If that transaction fails after the charge, the same form submitted again replays the
- * charge (processor idempotency) and issues.
+ * Step 4 (decisions §10): the card is checked first (nothing charged on a mistake), then the
+ * application's payment claim is taken (`claimPayment`: the form's key `application:pa_<id>:<attempt>`,
+ * or the claim already open) and charged under it, then the policy or the cash deposit is recorded
+ * with the payment in one transaction. A decline releases the claim and leaves the application as it
+ * was (the renter may try another card). If that transaction fails after the charge, any later
+ * submission replays the claim (processor idempotency) and issues: charged once.
  */
 export async function payEnrollment(params: LinkParams, input: PaymentInput): Promise<ActionResult> {
   const db = await getDb();
