@@ -23,6 +23,7 @@ export { Button } from "./button";
 export { type ColumnDef, createColumnHelper, DataTable, infiniteTableProps, nextIdBelow } from "./data-table";
 export { ConfirmDialog, Dialog } from "./dialog";
 export { Field, Input, TextField } from "./field";
+export { FormError, SubmitButton } from "./form";
 export { JsonView } from "./json-view";
 export { Facts, FilterBar, formatDateTime, PageHeader } from "./layout";
 export { Can, useCan } from "./permissions";

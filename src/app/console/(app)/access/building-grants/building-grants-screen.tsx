@@ -16,6 +16,7 @@ import {
   formatDateTime,
   Input,
   Select,
+  SubmitButton,
   TextField,
   useCan,
   useTRPC,
@@ -107,9 +108,9 @@ function AddGrant({ owner, client }: { owner: string; client: string }) {
             {failure.general}
           </p>
         )}
-        <Button type="submit" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-          {add.isPending ? "Adding…" : "Add grant"}
-        </Button>
+        <SubmitButton pending={add.isPending} pendingLabel="Adding…">
+          Add grant
+        </SubmitButton>
       </form>
     </Dialog>
   );

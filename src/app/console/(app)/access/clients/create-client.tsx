@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { ALL_SCOPES } from "@/features/auth/console/scopes-list";
-import { Button, type ConsoleInputs, Dialog, Field, Input, Select, useTRPC } from "../../../_ui";
+import { Button, type ConsoleInputs, Dialog, Field, Input, Select, SubmitButton, useTRPC } from "../../../_ui";
 import css from "../access.module.css";
 import { failureOf } from "../form-errors";
 import { SecretOnce } from "../secret-once";
@@ -88,9 +88,9 @@ export function CreateClient() {
               {failure.general}
             </p>
           )}
-          <Button type="submit" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-            {create.isPending ? "Creating…" : "Create client"}
-          </Button>
+          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+            Create client
+          </SubmitButton>
         </form>
       )}
     </Dialog>

@@ -11,9 +11,11 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  FormError,
   fieldErrorsOf,
   formatDateTime,
   Input,
+  SubmitButton,
   TextField,
   useTRPC,
   useUrlFilters,
@@ -87,15 +89,11 @@ function AddOrigin() {
           <Input {...control} name="origin" type="url" maxLength={300} autoComplete="off" spellCheck={false} placeholder="https://portal.example.com" />
         )}
       </Field>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       {added && <output>{added} added.</output>}
-      <Button type="submit" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-        {add.isPending ? "Adding…" : "Add origin"}
-      </Button>
+      <SubmitButton pending={add.isPending} pendingLabel="Adding…">
+        Add origin
+      </SubmitButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleOutputs, Dialog, errorMessage, Field, Input, useTRPC } from "../../../_ui";
+import { Button, ConfirmDialog, type ConsoleOutputs, Dialog, errorMessage, Field, Input, SubmitButton, useTRPC } from "../../../_ui";
 import css from "../access.module.css";
 import { failureOf } from "../form-errors";
 
@@ -100,9 +100,9 @@ export function CreateProvider() {
             {failure.general}
           </p>
         )}
-        <Button type="submit" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-          {create.isPending ? "Creating…" : "Create provider"}
-        </Button>
+        <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+          Create provider
+        </SubmitButton>
       </form>
     </Dialog>
   );
@@ -144,9 +144,9 @@ export function AddCoverage({ provider }: { provider: Provider }) {
             {failure.general}
           </p>
         )}
-        <Button type="submit" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-          {add.isPending ? "Adding…" : "Add coverage"}
-        </Button>
+        <SubmitButton pending={add.isPending} pendingLabel="Adding…">
+          Add coverage
+        </SubmitButton>
       </form>
     </Dialog>
   );

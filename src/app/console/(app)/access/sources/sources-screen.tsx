@@ -10,9 +10,11 @@ import {
   Dialog,
   Field,
   FilterBar,
+  FormError,
   fieldErrorsOf,
   Input,
   Select,
+  SubmitButton,
   TextField,
   useTRPC,
   useUrlFilters,
@@ -89,15 +91,9 @@ function EditSource({ source }: { source: Source }) {
         <Select label="Flow" name="flow" defaultValue={source.flow} options={FLOW_OPTIONS} />
         <OptionalFields defaultChecked={source.optional_ingest_fields} />
         <DomainsField defaultValue={source.redirect_domains} error={errors.redirect_domain} />
-        {general && (
-          <p role="alert" className={styles.error}>
-            {general}
-          </p>
-        )}
+        <FormError message={general} />
         <div className={styles.dialogActions}>
-          <Button type="submit" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-            {update.isPending ? "Saving…" : "Save source"}
-          </Button>
+          <SubmitButton pending={update.isPending}>Save source</SubmitButton>
         </div>
       </form>
     </Dialog>
@@ -145,15 +141,11 @@ function CreateSource() {
       <Select label="Flow" name="flow" defaultValue="embedded" options={FLOW_OPTIONS} />
       <OptionalFields defaultChecked={false} />
       <DomainsField defaultValue={[]} error={errors.redirect_domain} />
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       {created && <output>Source {created} created.</output>}
-      <Button type="submit" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-        {create.isPending ? "Creating…" : "Create source"}
-      </Button>
+      <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+        Create source
+      </SubmitButton>
     </form>
   );
 }

@@ -12,10 +12,12 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  FormError,
   fieldErrorsOf,
   formatDateTime,
   Input,
   Select,
+  SubmitButton,
   TextField,
   useCan,
   useTRPC,
@@ -120,15 +122,9 @@ function ResetPassword({ user }: { user: User }) {
         <Field label="New password" hint={PASSWORD_HINT} error={errors.password?.join("; ")}>
           {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
         </Field>
-        {general && (
-          <p role="alert" className={styles.error}>
-            {general}
-          </p>
-        )}
+        <FormError message={general} />
         <div className={styles.dialogActions}>
-          <Button type="submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
-            {reset.isPending ? "Saving…" : "Set password"}
-          </Button>
+          <SubmitButton pending={reset.isPending}>Set password</SubmitButton>
         </div>
       </form>
     </Dialog>
@@ -171,15 +167,11 @@ function CreateUser() {
         {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
       </Field>
       <Select label="Role" name="role" defaultValue="account_manager" options={ROLE_OPTIONS} />
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       {created && <output>{created} can now sign in.</output>}
-      <Button type="submit" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-        {create.isPending ? "Creating…" : "Create user"}
-      </Button>
+      <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+        Create user
+      </SubmitButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, errorMessage, Field, fieldErrorsOf, Input, useTRPC } from "../../../_ui";
+import { Button, ConfirmDialog, errorMessage, Field, FormError, fieldErrorsOf, Input, SubmitButton, useTRPC } from "../../../_ui";
 
 type Address = { line_one: string; city: string; state: string; zip: string };
 type FieldName = keyof Address;
@@ -44,15 +44,9 @@ export function CorrectAddressForm({ id, address }: { id: number; address: Addre
           {(control) => <Input {...control} name={name} defaultValue={address[name]} maxLength={name === "line_one" ? 200 : 100} />}
         </Field>
       ))}
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       {done && <output>Address corrected and locked.</output>}
-      <Button type="submit" disabled={correct.isPending} aria-busy={correct.isPending || undefined}>
-        {correct.isPending ? "Saving…" : "Correct and lock the address"}
-      </Button>
+      <SubmitButton pending={correct.isPending}>Correct and lock the address</SubmitButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Button, type ConsoleOutputs, errorMessage, Field, fieldErrorsOf, Input, useTRPC } from "../../../_ui";
+import { type ConsoleOutputs, errorMessage, Field, FormError, fieldErrorsOf, Input, SubmitButton, useTRPC } from "../../../_ui";
 
 type Detail = ConsoleOutputs["owners"]["detail"];
 
@@ -69,15 +69,9 @@ export function OwnerSettingsForm({ owner }: { owner: Detail }) {
           />
         )}
       </Field>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} />
       {done && <output>Settings saved.</output>}
-      <Button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-        {save.isPending ? "Saving…" : "Save settings"}
-      </Button>
+      <SubmitButton pending={save.isPending}>Save settings</SubmitButton>
     </form>
   );
 }

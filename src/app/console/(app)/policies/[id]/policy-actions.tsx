@@ -1,7 +1,20 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, Field, fieldErrorsOf, Input, Select, useTRPC } from "../../../_ui";
+import {
+  Button,
+  ConfirmDialog,
+  type ConsoleInputs,
+  type ConsoleOutputs,
+  errorMessage,
+  Field,
+  FormError,
+  fieldErrorsOf,
+  Input,
+  Select,
+  SubmitButton,
+  useTRPC,
+} from "../../../_ui";
 import { centsOf, money } from "../format";
 import styles from "./policy.module.css";
 
@@ -93,15 +106,9 @@ export function ReviseForm({ policy }: { policy: Policy }) {
       <Field label="Note (internal)" hint="Kept with the revision; partners never see it." error={errors.note?.join("; ")}>
         {(control) => <Input {...control} name="note" maxLength={500} autoComplete="off" />}
       </Field>
-      {general && (
-        <p role="alert" className={styles.fieldError}>
-          {general}
-        </p>
-      )}
+      <FormError message={general} className={styles.fieldError} />
       {done && !revise.isPending && <output>Policy revised. The documents are being rebuilt.</output>}
-      <Button type="submit" disabled={revise.isPending} aria-busy={revise.isPending || undefined}>
-        {revise.isPending ? "Saving…" : "Save revision"}
-      </Button>
+      <SubmitButton pending={revise.isPending}>Save revision</SubmitButton>
     </form>
   );
 }

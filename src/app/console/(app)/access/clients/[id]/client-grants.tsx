@@ -13,6 +13,7 @@ import {
   Field,
   formatDateTime,
   Input,
+  SubmitButton,
   useCan,
   useTRPC,
 } from "../../../../_ui";
@@ -102,9 +103,9 @@ function GrantOwner({ clientId }: { clientId: string }) {
           </option>
         ))}
       </datalist>
-      <Button type="submit" disabled={grant.isPending || !typed.trim()} aria-busy={grant.isPending || undefined}>
-        {grant.isPending ? "Granting…" : "Grant owner"}
-      </Button>
+      <SubmitButton pending={grant.isPending} disabled={!typed.trim()} pendingLabel="Granting…">
+        Grant owner
+      </SubmitButton>
       {result && <output>{result}</output>}
     </form>
   );

@@ -1,7 +1,7 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, useTRPC } from "../../../../_ui";
+import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, SubmitButton, useTRPC } from "../../../../_ui";
 import css from "../../access.module.css";
 import { failureOf } from "../../form-errors";
 import { ScopeChecks } from "../scope-checks";
@@ -48,9 +48,7 @@ export function ClientSettings({ client }: { client: Detail }) {
         </p>
       )}
       {saved && <output>Saved.</output>}
-      <Button type="submit" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-        {update.isPending ? "Saving…" : "Save scopes and signatures"}
-      </Button>
+      <SubmitButton pending={update.isPending}>Save scopes and signatures</SubmitButton>
     </form>
   );
 }
