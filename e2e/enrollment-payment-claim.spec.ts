@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_DATA_DIR } from "../playwright.config";
 import { FLOW_MESSAGES } from "../src/features/enrollment/flow/messages";
 import { connectPostgres } from "../src/server/db/url";
+import { screenshots } from "./console-helpers";
 import { CARDS, choose, createReadyProspect, OPTIONS, type Partner, partnerApi, pay, result, step, submitDetails } from "./enrollment-helpers";
 
 // decisions §10 Payment, one claim per application: a payment whose outcome was never recorded (a
@@ -49,8 +50,7 @@ test("an unresolved payment keeps the option, says why, and the next payment rep
     const alert = paying.getByRole("alert").filter({ hasText: FLOW_MESSAGES.paymentInProgress });
     await expect(alert).toBeVisible();
     await expect(step(page, "pay")).toBeVisible();
-    await page.setViewportSize({ width: 375, height: 900 });
-    await page.screenshot({ path: test.info().outputPath("payment-in-progress-375.png"), fullPage: true });
+    await screenshots(page, "enrollment-payment-in-progress");
 
     // Paying finishes it, under the claim's key: one charge.
     await pay(page, CARDS.pays);

@@ -64,7 +64,7 @@ function SettleAction({ billing, open, onSettled }: { billing: Billing; open: De
     <ConfirmDialog
       trigger={<Button>Settle</Button>}
       title={`Settle ${money(open.amount_cents)} for policy ${billing.policy_number}?`}
-      description={`Charges ${money(open.amount_cents)} to ${card}. If it is paid, ${open.delinquency_id} is resolved and the partner is told (delinquency.resolved); if it is declined, nothing changes but the declined attempt listed under Charges.`}
+      description={`Charges ${money(open.amount_cents)} to ${card}. If it is paid, ${open.delinquency_id} is resolved and the partner is told (delinquency.resolved); if it is declined, nothing changes: the declined attempt is listed under Charges.`}
       actionLabel={`Charge ${money(open.amount_cents)}`}
       pending={settle.isPending}
       error={settle.error ? errorMessage(settle.error) : undefined}
