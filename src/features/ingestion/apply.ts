@@ -11,6 +11,7 @@ import { findProspect, lockProspect, type ProspectTransition, upsertProspect } f
 import { sources } from "../prospects/sources.table";
 import { INGESTION_MESSAGES } from "./messages";
 import { normalizeProspectData } from "./normalize";
+import { unsealNeverEchoed, withoutNeverEchoed } from "./sealed-fields";
 import { type IngestionEvent, ingestionEvents } from "./tables";
 
 const Envelope = z.object({
@@ -53,6 +54,9 @@ export async function applyIngestionEvent(tx: Tx, event: IngestionEvent): Promis
       outcome = { status: "rejected", reasons: fieldMessagesOf(known) };
     }
   }
+  // A processed event keeps no never-echoed value, sealed or not: the prospect holds what was
+  // applied (docs/decisions.md, Hardening: ingestion; `withoutNeverEchoed` for events stored before it).
+  const scrubbed = withoutNeverEchoed(event.body);
   await tx
     .update(ingestionEvents)
     .set({
@@ -60,13 +64,15 @@ export async function applyIngestionEvent(tx: Tx, event: IngestionEvent): Promis
       reasons: outcome.reasons ?? null,
       prospectId: outcome.transition?.prospect.id ?? null,
       processedAt: sql`now()`,
+      sealedFields: null,
+      ...(scrubbed ? { body: scrubbed } : {}),
     })
     .where(eq(ingestionEvents.id, event.id));
   return outcome;
 }
 
 async function apply(tx: Tx, event: IngestionEvent): Promise<Outcome> {
-  const envelope = Envelope.safeParse(event.body);
+  const envelope = Envelope.safeParse(unsealNeverEchoed(event.body, event.sealedFields));
   if (!envelope.success) throw new Rejection(fieldErrorsOf(envelope.error));
   const { owner_slug, source: code, source_prospect_id, occurred_at, data } = envelope.data;
   const occurredAt = Date.parse(occurred_at);
