@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isOwnerGranted } from "../features/auth/clients";
+import { apiClients } from "../features/auth/tables";
 import { checkCredentials } from "../features/console/users";
 import { frameOrigins } from "../features/enrollment/frame-origins.table";
 import { findOwnerBySlug } from "../features/owners/service";
@@ -38,6 +39,31 @@ describe("npm run admin (decisions §4)", () => {
     const wrong = await admin("client", "create", "--name", "Bad", "--gateway", "ingestion", "--scopes", "owners:write");
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain("Unknown ingestion scopes: owners:write");
+  });
+
+  it("client create --partner-client-id ties an ingestion client to a Partner API client, and refuses any other (decisions §15 Ingestion)", async () => {
+    const partner = await admin("client", "create", "--name", "Partner");
+    const partnerId = String(partner.out.client_id);
+    const tied = await admin("client", "create", "--name", "Events", "--gateway", "ingestion", "--partner-client-id", partnerId);
+    expect(tied.code).toBe(0);
+    const [row] = await (await getDb())
+      .select()
+      .from(apiClients)
+      .where(eq(apiClients.id, String(tied.out.client_id)));
+    expect(row).toMatchObject({ gateway: "ingestion", partnerClientId: partnerId });
+    const count = async () => (await (await getDb()).select().from(apiClients)).length;
+    const before = await count();
+    for (const [args, message] of [
+      [["--gateway", "ingestion", "--partner-client-id", "pc_missing"], "No active client pc_missing"],
+      [["--gateway", "ingestion", "--partner-client-id", String(tied.out.client_id)], `Client ${tied.out.client_id} is not a Partner API client`],
+      [["--partner-client-id", partnerId], "--partner-client-id is for --gateway ingestion"],
+    ]) {
+      const refused = await admin("client", "create", "--name", "Bad", ...args);
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toEqual({});
+      expect(refused.err).toContain(message);
+    }
+    expect(await count()).toBe(before);
   });
 
   it("owner create-managed makes an owner partners cannot create, grant-building grants access to it", async () => {

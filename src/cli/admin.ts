@@ -59,17 +59,27 @@ class UsageError extends Error {}
 
 const COMMANDS: Record<string, Command> = {
   "client create": {
-    usage: "--name N [--gateway partner|ingestion] [--provider CODE] [--scopes s1,s2] [--require-signature]",
+    usage: "--name N [--gateway partner|ingestion] [--partner-client-id ID] [--provider CODE] [--scopes s1,s2] [--require-signature]",
     run: async (flags) => {
       const gateway = (opt(flags, "gateway") ?? "partner") as Gateway;
       if (gateway !== "partner" && gateway !== "ingestion") throw new UsageError("--gateway must be partner or ingestion");
       const scopes = list(opt(flags, "scopes")) as Scope[] | undefined;
       const unknown = (scopes ?? []).filter((scope) => !scopesOfGateway(gateway).includes(scope));
       if (unknown.length) throw new UsageError(`Unknown ${gateway} scopes: ${unknown.join(", ")}`);
+      // decisions §15 Ingestion: an ingestion client's events name only its partner's sources (or its own).
+      const partnerClientId = opt(flags, "partner-client-id");
+      if (partnerClientId !== undefined && gateway !== "ingestion") throw new UsageError("--partner-client-id is for --gateway ingestion");
       const db = await getDb();
       return createClient(
         db,
-        { name: str(flags, "name"), gateway, scopes, requireSignature: flags["require-signature"] === true, providerCode: opt(flags, "provider") },
+        {
+          name: str(flags, "name"),
+          gateway,
+          scopes,
+          requireSignature: flags["require-signature"] === true,
+          providerCode: opt(flags, "provider"),
+          partnerClientId,
+        },
         audienceOf(gateway),
       );
     },
@@ -289,6 +299,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
         scopes: { type: "string" },
         "require-signature": { type: "boolean" },
         "client-id": { type: "string" },
+        "partner-client-id": { type: "string" },
         owner: { type: "string" },
         owners: { type: "string" },
         building: { type: "string", multiple: true },

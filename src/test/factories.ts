@@ -11,11 +11,13 @@ export const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString("
 export type TestClient = { clientId: string; secret: string; audience: string; gateway: Gateway; token: (scope?: string) => Promise<string> };
 
 /** A provisioned API client whose `token()` goes through the real token route. */
-export async function newClient(options: { gateway?: Gateway; scopes?: Scope[]; requireSignature?: boolean } = {}): Promise<TestClient> {
+export async function newClient(
+  options: { gateway?: Gateway; scopes?: Scope[]; requireSignature?: boolean; partnerClientId?: string } = {},
+): Promise<TestClient> {
   const gateway = options.gateway ?? "partner";
   const created = await createClient(
     await getDb(),
-    { name: unique("client"), gateway, scopes: options.scopes, requireSignature: options.requireSignature },
+    { name: unique("client"), gateway, scopes: options.scopes, requireSignature: options.requireSignature, partnerClientId: options.partnerClientId },
     audienceOf(gateway),
   );
   return {

@@ -52,7 +52,7 @@ export async function fixture() {
   });
   const provider = `prov_${owner.slug.replaceAll("-", "_")}`.slice(0, 40);
   await (await getDb()).transaction((tx) => createProvider(tx, { code: provider, clientId: client.clientId, ownerSlugs: [owner.slug] }));
-  const ingestion = await newClient({ gateway: "ingestion" });
+  const ingestion = await newClient({ gateway: "ingestion", partnerClientId: client.clientId });
   await grant(ingestion, owner.id);
   return {
     partner,

@@ -11,16 +11,20 @@ export type ApiClient = typeof apiClients.$inferSelect;
 
 export type CreatedClient = { client_id: string; client_secret: string; audience: string; scopes: Scope[] };
 
-/** Provisions a client (decisions §4 `client create`). The secret is shown once, here, and never again. */
+/**
+ * Provisions a client (decisions §4 `client create`). The secret is shown once, here, and never again.
+ * An ingestion client may name its partner, an active Partner API client (decisions §15 Ingestion).
+ */
 export async function createClient(
   tx: Tx,
-  input: { name: string; gateway: Gateway; scopes?: Scope[]; requireSignature?: boolean; providerCode?: string },
+  input: { name: string; gateway: Gateway; scopes?: Scope[]; requireSignature?: boolean; providerCode?: string; partnerClientId?: string },
   audience: string,
 ): Promise<CreatedClient> {
   const allowed = scopesOfGateway(input.gateway);
   const scopes = input.scopes?.length ? input.scopes : [...allowed];
   const foreign = scopes.filter((scope) => !allowed.includes(scope));
   if (foreign.length) throw errors.invalid(`Scopes not of the ${input.gateway} gateway: ${foreign.join(", ")}`, "scopes");
+  if (input.partnerClientId !== undefined) await checkPartnerOfIngestion(tx, input.gateway, input.partnerClientId);
   const clientId = `${input.gateway === "partner" ? "pc" : "ic"}_${randomToken(12)}`;
   const { secret, secretHash, secretEncrypted } = newClientSecret();
   await tx.insert(apiClients).values({
@@ -32,8 +36,27 @@ export async function createClient(
     secretEncrypted,
     requireSignature: input.requireSignature ?? false,
     providerCode: input.providerCode ?? null,
+    partnerClientId: input.partnerClientId ?? null,
   });
   return { client_id: clientId, client_secret: secret, audience, scopes };
+}
+
+/** decisions §15 Ingestion: only an ingestion client has a partner, and it is an active Partner API client. */
+async function checkPartnerOfIngestion(tx: Tx, gateway: Gateway, partnerClientId: string): Promise<void> {
+  const field = "partner_client_id";
+  if (gateway !== "ingestion") throw errors.invalid("Only an ingestion client has a partner client", field);
+  const partner = await findActiveClient(tx, partnerClientId);
+  if (!partner) throw errors.invalid(`No active client ${partnerClientId}`, field);
+  if (partner.gateway !== "partner") throw errors.invalid(`Client ${partnerClientId} is not a Partner API client`, field);
+}
+
+/**
+ * The clients whose sources an ingestion client's events may name (decisions §15 Ingestion): its own
+ * and its partner's. An ingestion client without a partner (created before the rule) has only its own.
+ */
+export async function sourceOwnersOfIngestion(tx: Tx, ingestionClientId: string): Promise<string[]> {
+  const [client] = await tx.select({ partnerClientId: apiClients.partnerClientId }).from(apiClients).where(eq(apiClients.id, ingestionClientId));
+  return client?.partnerClientId ? [ingestionClientId, client.partnerClientId] : [ingestionClientId];
 }
 
 /** A new client secret: its hash (token exchange) and its sealed form (request signatures, decisions §6). */

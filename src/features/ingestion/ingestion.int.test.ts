@@ -14,7 +14,7 @@ import { ingestionEvents } from "./tables";
 
 async function setup() {
   const partner = await prospectPartner();
-  const ingestion = await newClient({ gateway: "ingestion" });
+  const ingestion = await newClient({ gateway: "ingestion", partnerClientId: partner.client.clientId });
   await grant(ingestion, partner.owner.id);
   const token = await ingestion.token();
   const emit = (body: unknown) => call("POST", "/ingest/events", { token, body });
@@ -129,7 +129,7 @@ describe("ingestion on an owner shared by partners (issue 9 item 4)", () => {
     const db = await getDb();
     const owner = await createManagedOwner(db, { name: unique("Managed"), externalOrgId: unique("org") });
     const partner = await partnerOn(owner, unique("P"));
-    const ingestion = await newClient({ gateway: "ingestion" });
+    const ingestion = await newClient({ gateway: "ingestion", partnerClientId: partner.client.clientId });
     await grant(ingestion, owner.id);
     const { source: _s, source_prospect_id: _i, ...data } = partner.prospect("ing-shared");
     const emitted = await call("POST", "/ingest/events", {

@@ -2,8 +2,9 @@ import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "driz
 import { prospects } from "../prospects/tables";
 
 /**
- * An event received on the ingestion gateway (decisions §8): stored first, exactly as received,
- * then applied by a job. Rejected events keep their reasons for operators.
+ * An event received on the ingestion gateway (decisions §8): stored first, as received except for
+ * the never-echoed fields (sealed apart, `sealedFields`), then applied by a job. Rejected events
+ * keep their reasons for operators.
  */
 export const ingestionEvents = pgTable(
   "ingestion_events",
@@ -11,6 +12,12 @@ export const ingestionEvents = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     clientId: text("client_id").notNull(),
     body: jsonb("body").$type<unknown>().notNull(),
+    /**
+     * The never-echoed values taken out of `body` (spec Prospect: `social_security_number`,
+     * `education_level`, `citizenship`, `terms_accepted_at`), sealed with `encryptSecret`; cleared
+     * once the event is processed (docs/decisions.md, Hardening: ingestion).
+     */
+    sealedFields: text("sealed_fields"),
     status: text("status", { enum: ["pending", "applied", "skipped", "rejected"] })
       .notNull()
       .default("pending"),

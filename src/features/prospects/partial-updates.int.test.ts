@@ -88,7 +88,7 @@ describe("partial updates of a prospect's building and unit (spec Prospect rules
 
   it("applies the same rule to ingested events (decisions §8: the same records as the prospect API)", async () => {
     const partner = await prospectPartner();
-    const ingestion = await newClient({ gateway: "ingestion" });
+    const ingestion = await newClient({ gateway: "ingestion", partnerClientId: partner.client.clientId });
     await grant(ingestion, partner.owner.id);
     const token = await ingestion.token();
     const emit = (occurredAt: string, data: Record<string, unknown>) =>

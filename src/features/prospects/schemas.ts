@@ -80,3 +80,6 @@ export const prospectFields = z
   .strict();
 
 export type ProspectFields = z.infer<typeof prospectFields>;
+
+/** Writable fields the service never echoes (spec Prospect): accepted, kept out of every answer. */
+export const NEVER_ECHOED_FIELDS = ["terms_accepted_at", "social_security_number", "education_level", "citizenship"] as const;

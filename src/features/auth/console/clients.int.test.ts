@@ -135,6 +135,32 @@ describe("console: API clients (issue 11 item 5)", () => {
     expect(await caller.accessClients.search({ query: "Mixed" })).toEqual([]);
   });
 
+  it("ties an ingestion client to an active Partner API client, audited; refuses any other partner client naming the field (decisions §15 Ingestion)", async () => {
+    const caller = await as(manager);
+    const partner = await newClient();
+    const tied = await caller.accessClients.create({ name: "Events", gateway: "ingestion", partner_client_id: ` ${partner.clientId} ` });
+    expect(tied.client).toMatchObject({ gateway: "ingestion", partner_client_id: partner.clientId });
+    expect((await caller.accessClients.detail({ client_id: tied.client.client_id })).partner_client_id).toBe(partner.clientId);
+    expect((await auditOf(tied.client.client_id))[0].after).toMatchObject({ partner_client_id: partner.clientId });
+    const none = await caller.accessClients.create({ name: "Own sources", gateway: "ingestion", partner_client_id: "" });
+    expect(none.client.partner_client_id).toBeNull();
+
+    const disabled = await newClient();
+    await caller.accessClients.setDisabled({ client_id: disabled.clientId, disabled: true });
+    const before = (await caller.accessClients.search({})).length;
+    for (const [input, message] of [
+      [{ gateway: "ingestion", partner_client_id: "pc_nope" }, "No active client pc_nope"],
+      [{ gateway: "ingestion", partner_client_id: disabled.clientId }, `No active client ${disabled.clientId}`],
+      [{ gateway: "ingestion", partner_client_id: tied.client.client_id }, `Client ${tied.client.client_id} is not a Partner API client`],
+      [{ gateway: "partner", partner_client_id: partner.clientId }, "Only an ingestion client has a partner client"],
+    ] as const) {
+      const failure = await caller.accessClients.create({ name: "Bad", ...input }).catch((error) => error);
+      expect(failure).toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+      expect(fieldsOf(failure)).toEqual({ partner_client_id: [message] });
+    }
+    expect((await caller.accessClients.search({})).length).toBe(before);
+  });
+
   it("a removed scope is refused on the next request, even with a token issued before", async () => {
     const owner = await someOwner();
     const caller = await as(manager);

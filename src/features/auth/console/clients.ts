@@ -33,6 +33,8 @@ export const clientRow = z.object({
   name: z.string(),
   gateway,
   provider_code: z.string().nullable(),
+  /** An ingestion client's partner (decisions §15 Ingestion); null otherwise. */
+  partner_client_id: z.string().nullable(),
   scopes: z.array(z.string()),
   require_signature: z.boolean(),
   created_at: z.string(),
@@ -45,7 +47,10 @@ export type ClientRow = z.infer<typeof clientRow>;
 export const clientGrant = z.object({ owner_slug: z.string(), owner_name: z.string(), managed: z.boolean(), granted_at: z.string() });
 export const clientDetail = clientRow.extend({ gateway_scopes: z.array(z.string()), grants: z.array(clientGrant) });
 
-/** Create: the gateway's scopes by default; a chosen scope of another gateway names the field. */
+/**
+ * Create: the gateway's scopes by default; a chosen scope of another gateway names the field. An
+ * ingestion client may name its partner client (decisions §15 Ingestion); `createClient` checks it.
+ */
 export const clientCreateInput = z
   .object({
     name: z.string().trim().min(1).max(200),
@@ -59,6 +64,12 @@ export const clientCreateInput = z
     /** Absent: all of the gateway's scopes; given: at least one. */
     scopes: z.array(scopeName).min(1, M.scopesRequired).max(SCOPE_NAMES.length).optional(),
     require_signature: z.boolean().default(false),
+    partner_client_id: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .transform((value) => value || undefined),
   })
   .superRefine((input, ctx) => {
     const foreign = (input.scopes ?? []).filter((scope) => !scopesOfGateway(input.gateway).includes(scope));
@@ -79,6 +90,7 @@ const rowOf = (client: typeof apiClients.$inferSelect, ownerGrants: number): Cli
   name: client.name,
   gateway: client.gateway,
   provider_code: client.providerCode,
+  partner_client_id: client.partnerClientId,
   scopes: client.scopes,
   require_signature: client.requireSignature,
   created_at: client.createdAt.toISOString(),
@@ -92,6 +104,7 @@ const audited = (client: typeof apiClients.$inferSelect) => ({
   name: client.name,
   gateway: client.gateway,
   provider_code: client.providerCode,
+  partner_client_id: client.partnerClientId,
   scopes: client.scopes,
   require_signature: client.requireSignature,
   secret_version: client.secretVersion,
@@ -157,6 +170,7 @@ export async function createClientByStaff(db: Db, actor: AuditActor, input: z.in
         scopes: input.scopes as Scope[] | undefined,
         requireSignature: input.require_signature,
         providerCode: input.provider_code,
+        partnerClientId: input.partner_client_id,
       },
       audienceOf(input.gateway),
     );

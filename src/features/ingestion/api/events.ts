@@ -4,11 +4,13 @@ import { addJob } from "../../../server/jobs/define-task";
 import { ingestionProcedure } from "../../auth/procedures";
 import { ingestionEventApply } from "../ingestion_event__apply";
 import { INGESTION_MESSAGES } from "../messages";
+import { sealNeverEchoed } from "../sealed-fields";
 import { ingestionEvents } from "../tables";
 
 /**
  * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is 202 with an empty
- * body. The event is stored first, exactly as received, and applied by a job added in the same
+ * body. The event is stored first, as received except its never-echoed values, which are sealed
+ * apart (docs/decisions.md, Hardening: ingestion), and applied by a job added in the same
  * transaction. A body that cannot be stored (bad text, too deep) answers 422 (issue 9 item 6).
  */
 export const ingestEventProcedure = ingestionProcedure("events:write")
@@ -21,7 +23,8 @@ export const ingestEventProcedure = ingestionProcedure("events:write")
   .output(z.undefined())
   .mutation(async ({ ctx, input }) => {
     await ctx.db.transaction(async (tx) => {
-      const [event] = await tx.insert(ingestionEvents).values({ clientId: ctx.client.id, body: input }).returning({ id: ingestionEvents.id });
+      const { body, sealedFields } = sealNeverEchoed(input);
+      const [event] = await tx.insert(ingestionEvents).values({ clientId: ctx.client.id, body, sealedFields }).returning({ id: ingestionEvents.id });
       await addJob(tx, ingestionEventApply, { eventId: event.id });
     });
     ctx.rest.status = 202;

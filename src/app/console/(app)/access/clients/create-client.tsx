@@ -10,11 +10,12 @@ import { SecretOnce } from "../secret-once";
 import { ScopeChecks } from "./scope-checks";
 
 type CreateInput = ConsoleInputs["accessClients"]["create"];
-const FORM_FIELDS = ["name", "gateway", "provider_code", "scopes", "require_signature"] as const;
+const FORM_FIELDS = ["name", "gateway", "partner_client_id", "provider_code", "scopes", "require_signature"] as const;
 
 /**
  * decisions §4 `client create`: name, gateway, optional provider code, scopes of the gateway (all by
- * default), signature requirement. The secret is shown once in the dialog, then the client's page.
+ * default), signature requirement; an ingestion client's partner client (decisions §15 Ingestion).
+ * The secret is shown once in the dialog, then the client's page.
  */
 export function CreateClient() {
   const trpc = useTRPC();
@@ -32,6 +33,7 @@ export function CreateClient() {
     create.mutate({
       name: String(data.get("name") ?? ""),
       gateway,
+      partner_client_id: gateway === "ingestion" ? String(data.get("partner_client_id") ?? "") : undefined,
       provider_code: String(data.get("provider_code") ?? ""),
       scopes: data.getAll("scopes").map(String) as CreateInput["scopes"],
       require_signature: data.get("require_signature") === "on",
@@ -69,6 +71,15 @@ export function CreateClient() {
               { value: "ingestion", label: "Event ingestion" },
             ]}
           />
+          {gateway === "ingestion" && (
+            <Field
+              label="Partner client id"
+              hint="The Partner API client this client sends events for: its events may name only that client's sources. Empty: only sources created for this client."
+              error={failure.fields.partner_client_id}
+            >
+              {(control) => <Input {...control} name="partner_client_id" maxLength={100} autoComplete="off" spellCheck={false} />}
+            </Field>
+          )}
           <Field label="Provider code (optional)" hint="Lowercase letters, digits, '_' or '-'." error={failure.fields.provider_code}>
             {(control) => <Input {...control} name="provider_code" maxLength={64} autoComplete="off" />}
           </Field>

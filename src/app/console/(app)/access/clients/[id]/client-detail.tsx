@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Badge, Can, type ColumnDef, type ConsoleOutputs, DataTable, errorMessage, Facts, formatDateTime, PageHeader, useTRPC } from "../../../../_ui";
 import { AccessNav } from "../../access-nav";
 import { SecretOnce } from "../../secret-once";
@@ -73,6 +73,14 @@ export function ClientDetail({ clientId }: { clientId: string }) {
         items={[
           ["Client id", <code key="id">{c.client_id}</code>],
           ["Gateway", c.gateway === "partner" ? "Partner API" : "Event ingestion"],
+          ...(c.gateway === "ingestion"
+            ? [
+                ["Partner client", c.partner_client_id ? <code key="partner">{c.partner_client_id}</code> : "none (only its own sources)"] satisfies [
+                  string,
+                  ReactNode,
+                ],
+              ]
+            : []),
           ["Provider", c.provider_code ?? "—"],
           ["Scopes", scopeList(c.scopes)],
           ["Request signatures", c.require_signature ? "required" : "optional"],
