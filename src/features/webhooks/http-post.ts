@@ -55,6 +55,9 @@ export async function postJson(
     pinned = await resolve(target.hostname, signal);
   } catch (error) {
     if (signal.aborted) return done({ status: null, bodyExcerpt: null, failure: `${timedOut()} (DNS lookup of ${target.hostname})` });
+    if ((error as NodeJS.ErrnoException).code === "ETIMEOUT") {
+      return done({ status: null, bodyExcerpt: null, failure: `timeout: no answer to the DNS lookup of ${target.hostname}` });
+    }
     return done({ status: null, bodyExcerpt: null, failure: `DNS: ${(error as Error).message}` });
   }
   if (signal.aborted) return done({ status: null, bodyExcerpt: null, failure: timedOut() });
