@@ -42,10 +42,11 @@ export async function attemptDeliveries(ids: string[], clock: Clock = systemCloc
   const started = performance.now();
   const db = await getDb();
   const now = clock.now();
-  const leaseUntil = addSeconds(now, leaseSeconds());
+  const lease = leaseSeconds();
+  const leaseUntil = addSeconds(now, lease);
   const claimed = await claimDeliveries(db, ids, now, leaseUntil);
   if (claimed.length === 0) return []; // delivered, failed, not yet due, or another worker has them
-  const deadline = AbortSignal.timeout(Math.max(0, Math.floor(leaseSeconds() * 1000 * BATCH_SHARE_OF_LEASE - (performance.now() - started))));
+  const deadline = AbortSignal.timeout(Math.max(0, Math.floor(lease * 1000 * BATCH_SHARE_OF_LEASE - (performance.now() - started))));
   // spec: DNS is resolved (and checked) for every attempt; one lookup per host serves the batch,
   // under the attempt's own 10 s budget and the batch's deadline.
   const lookups = new Map<string, ReturnType<Resolve>>();
