@@ -1,3 +1,4 @@
+import { Resolver } from "node:dns";
 import path from "node:path";
 import { z } from "zod";
 
@@ -23,6 +24,28 @@ const Env = z
     WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
     WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
     WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+    /** Nameservers for webhook destinations (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's. */
+    WEBHOOK_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform(
+        (value) =>
+          value
+            ?.split(",")
+            .map((server) => server.trim())
+            .filter(Boolean) ?? [],
+      )
+      .refine(
+        (servers) => {
+          try {
+            new Resolver().setServers(servers);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: "WEBHOOK_DNS_SERVERS must list IP addresses, optionally with a port (1.1.1.1, 10.0.0.2:5353, [::1]:53)" },
+      ),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     DB_PREPARE: z.enum(["0", "1"]).default("1"),
     SKIP_BUILD: z.enum(["0", "1"]).default("0"),
@@ -59,6 +82,8 @@ export type Config = {
   webhookLeaseSeconds: number;
   /** How often lapsed deliveries are recovered. */
   webhookReapIntervalSeconds: number;
+  /** Nameservers asked for webhook destinations; empty: the system's (`/etc/resolv.conf`). */
+  webhookDnsServers: string[];
   dbPoolSize: number;
   /** Statements stay prepared per connection (off behind a transaction-mode pooler). */
   dbPrepare: boolean;
@@ -101,6 +126,7 @@ export function getConfig(): Config {
     workerUnlockIntervalSeconds: env.WORKER_UNLOCK_INTERVAL_SECONDS,
     webhookLeaseSeconds: env.WEBHOOK_LEASE_SECONDS,
     webhookReapIntervalSeconds: env.WEBHOOK_REAP_INTERVAL_SECONDS,
+    webhookDnsServers: env.WEBHOOK_DNS_SERVERS,
     dbPoolSize: env.DB_POOL_SIZE,
     dbPrepare: env.DB_PREPARE === "1",
     skipBuild: env.SKIP_BUILD === "1",

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
 
 export type Received = { headers: Record<string, string>; rawBody: string; receivedAt: number };
-type Behavior = { status: number; delayMs?: number; body?: string };
+/** An answer: its status, its body (bytes as given), extra headers, and a delay before it. */
+type Behavior = { status: number; delayMs?: number; body?: string | Buffer; headers?: Record<string, string> };
 
 /**
  * A real HTTPS webhook receiver on loopback (certificate from the test CA). Its answer can be
@@ -21,7 +22,7 @@ export async function startReceiver(initial: Behavior = { status: 200 }) {
       req.on("end", () => {
         received.push({ headers: req.headers as Record<string, string>, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now() });
         const answer = () => {
-          res.writeHead(behavior.status, { "content-type": "text/plain" });
+          res.writeHead(behavior.status, { "content-type": "text/plain", ...behavior.headers });
           res.end(behavior.body ?? "ok");
         };
         if (behavior.delayMs) setTimeout(answer, behavior.delayMs);

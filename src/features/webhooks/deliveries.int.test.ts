@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { call } from "../../test/http";
 import { receiversOfThisFile } from "../../test/https-receiver";
-import { runDueJobs } from "../../test/jobs";
+import { queuedJobs, runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
+import { deliveryTask } from "./jobs";
 import { rotateOwnerSecret } from "./secrets";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
@@ -192,6 +193,53 @@ describe("retries (spec Ordering and retries, Webhook delivery status)", () => {
     expect(hook.received).toHaveLength(0);
     const later = await attemptDelivery(delivery.id, { now: () => limited?.nextRetryAt ?? new Date() });
     expect(later).toMatchObject({ status: "delivered", attemptNumber: 1 });
+  });
+});
+
+describe("Retry-After (shared decisions §15)", () => {
+  it("waits at least what a 429 or 503 asks (seconds or HTTP date), at most the hour cap, counting the attempt as retrying", async () => {
+    const { owner, register, base, token } = await webhookPartner();
+    const at = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+    const answers = [
+      { status: 429, headers: { "Retry-After": "120" }, wait: 120 },
+      { status: 503, headers: { "Retry-After": at(1800) }, wait: 1800 },
+      { status: 429, headers: { "Retry-After": "86400" }, wait: 3600 },
+      { status: 503, headers: { "Retry-After": at(-60) }, wait: 4 },
+      { status: 429, headers: { "Retry-After": "in a while" }, wait: 4 },
+      { status: 500, headers: { "Retry-After": "120" }, wait: 4 },
+    ];
+    const hooks = await Promise.all(answers.map(({ status, headers }) => receiver({ status, headers })));
+    const endpoints = await Promise.all(hooks.map((hook) => register(hook.url, ["prospect.created"])));
+    await emit(owner, "prospect.created", { id: "busy" });
+    const deliveries = (await Promise.all(endpoints.map(deliveriesOf))).map(([delivery]) => delivery);
+    await (await getDb()).execute(sql`delete from graphile_worker._private_jobs`);
+    for (const [index, delivery] of deliveries.entries()) {
+      const before = Date.now();
+      const settled = await attemptDelivery(delivery.id);
+      expect(settled).toMatchObject({ status: "retrying", attemptNumber: 1, lastAttemptFailureReason: `HTTP ${answers[index].status}` });
+      const wait = ((settled?.nextRetryAt?.getTime() ?? 0) - before) / 1000;
+      expect(wait).toBeGreaterThanOrEqual(answers[index].wait - 1);
+      expect(wait).toBeLessThanOrEqual(answers[index].wait + 2);
+      // The next job runs no sooner than that.
+      const [job] = (await queuedJobs(deliveryTask.name)).filter((queued) => JSON.stringify(queued.payload).includes(delivery.id));
+      expect(job.due_in_seconds).toBeGreaterThan(answers[index].wait - 3);
+      const attempts = await (await getDb()).select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id));
+      expect(attempts.map((a) => a.responseStatus)).toEqual([answers[index].status]);
+    }
+    // An early job does nothing; the receiver was asked once per delivery.
+    expect(await attemptDelivery(deliveries[0].id)).toBeUndefined();
+    expect(hooks.map((hook) => hook.received.length)).toEqual(answers.map(() => 1));
+    for (const id of endpoints) await call("DELETE", `${base}/${id}`, { token });
+  });
+
+  it("still ends failed at attempt 25 whatever the receiver asks", async () => {
+    const { owner, register } = await webhookPartner();
+    const hook = await receiver({ status: 429, headers: { "Retry-After": "600" } });
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    await emit(owner, "prospect.created", { id: "busy-last" });
+    const [delivery] = await deliveriesOf(endpoint);
+    await (await getDb()).update(webhookDeliveries).set({ attemptNumber: 24, status: "retrying" }).where(eq(webhookDeliveries.id, delivery.id));
+    expect(await attemptDelivery(delivery.id)).toMatchObject({ status: "failed", attemptNumber: 25, nextRetryAt: null });
   });
 });
 

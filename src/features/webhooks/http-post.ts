@@ -1,32 +1,66 @@
 import https from "node:https";
 import { resolveDestination } from "./destination-guard";
-import { REQUEST_TIMEOUT_MS } from "./schedule";
+import { parseRetryAfter, REQUEST_TIMEOUT_MS } from "./schedule";
 
-export type PostResult = { status: number | null; bodyExcerpt: string | null; failure: string | null; durationMs: number };
+export type PostResult = {
+  status: number | null;
+  bodyExcerpt: string | null;
+  failure: string | null;
+  durationMs: number;
+  /** Seconds a 429 or 503 answer asked to wait with `Retry-After` (shared decisions §15); null otherwise. */
+  retryAfterSeconds: number | null;
+};
+
+export type Resolve = (hostname: string, signal: AbortSignal) => ReturnType<typeof resolveDestination>;
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: REQUEST_TIMEOUT_MS });
 const EXCERPT_BYTES = 512;
 
+export const TIMEOUT_FAILURE = `timeout: no complete answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+export const LEASE_FAILURE = "timeout: the batch's lease ran out before an answer";
+
+/**
+ * The first bytes of an answer as storable text: invalid UTF-8 (a binary or UTF-16 body, a character
+ * cut at the limit) becomes U+FFFD, and so does NUL, which PostgreSQL text and jsonb cannot hold
+ * (docs/decisions.md, Hardening: deliveries).
+ */
+export function excerptOf(bytes: Buffer): string {
+  return bytes.subarray(0, EXCERPT_BYTES).toString("utf8").replaceAll("\0", "\uFFFD");
+}
+
 /**
  * One HTTPS POST of the exact body bytes, connecting to the address checked by the destination
- * guard (pinned: no second lookup), with a 10 s budget for connecting and reading the answer.
- * Never throws: a refused connection, TLS failure, DNS failure or timeout is a failure reason.
+ * guard (pinned: no second lookup), with a 10 s budget for looking up, connecting and reading the
+ * answer (docs/decisions.md, Hardening: deliveries), ended earlier when `deadline` aborts (the batch's
+ * lease). Never throws: a refused connection, TLS failure, DNS failure or timeout is a failure reason.
  */
 export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: string,
-  resolve: typeof resolveDestination = resolveDestination,
+  { resolve = resolveDestination, deadline }: { resolve?: Resolve; deadline?: AbortSignal } = {},
 ): Promise<PostResult> {
   const started = performance.now();
-  const done = (result: Omit<PostResult, "durationMs">): PostResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const budget = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const signal = deadline ? AbortSignal.any([budget, deadline]) : budget;
+  const timedOut = () => (budget.aborted ? TIMEOUT_FAILURE : LEASE_FAILURE);
+  const done = (result: Omit<PostResult, "durationMs" | "retryAfterSeconds"> & { retryAfterSeconds?: number | null }): PostResult => ({
+    retryAfterSeconds: null,
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+  });
   const target = new URL(url);
   let pinned: { address: string; family: number };
   try {
-    pinned = await resolve(target.hostname);
+    pinned = await resolve(target.hostname, signal);
   } catch (error) {
+    if (signal.aborted) return done({ status: null, bodyExcerpt: null, failure: `${timedOut()} (DNS lookup of ${target.hostname})` });
+    if ((error as NodeJS.ErrnoException).code === "ETIMEOUT") {
+      return done({ status: null, bodyExcerpt: null, failure: `timeout: no answer to the DNS lookup of ${target.hostname}` });
+    }
     return done({ status: null, bodyExcerpt: null, failure: `DNS: ${(error as Error).message}` });
   }
+  if (signal.aborted) return done({ status: null, bodyExcerpt: null, failure: timedOut() });
   return new Promise((resolve) => {
     const request = https.request(
       target,
@@ -45,20 +79,22 @@ export async function postJson(
           size += chunk.length;
         });
         response.on("end", () => {
-          clearTimeout(timer);
+          signal.removeEventListener("abort", abort);
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          resolve(done({ status, bodyExcerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"), failure: ok ? null : `HTTP ${status}` }));
+          const retryAfter = status === 429 || status === 503 ? parseRetryAfter(response.headers["retry-after"], new Date()) : null;
+          resolve(done({ status, bodyExcerpt: excerptOf(Buffer.concat(chunks)), failure: ok ? null : `HTTP ${status}`, retryAfterSeconds: retryAfter }));
         });
         response.on("error", (error) => finish(`response: ${error.message}`));
       },
     );
     const finish = (failure: string) => {
-      clearTimeout(timer);
+      signal.removeEventListener("abort", abort);
       request.destroy();
       resolve(done({ status: null, bodyExcerpt: null, failure }));
     };
-    const timer = setTimeout(() => finish(`timeout: no complete answer within ${REQUEST_TIMEOUT_MS / 1000} s`), REQUEST_TIMEOUT_MS);
+    const abort = () => finish(timedOut());
+    signal.addEventListener("abort", abort, { once: true });
     request.on("error", (error: NodeJS.ErrnoException) => finish(`${error.code ?? "error"}: ${error.message}`));
     request.end(body);
   });

@@ -18,5 +18,8 @@ export const WEBHOOK_MESSAGES = {
   headerSetAndUnset: "is both set and unset",
   headerSetTwice: "is set twice (header names are case-insensitive)",
   tooManyHeaders: (max: number) => `An endpoint has at most ${max} static headers`,
+  attemptNotSent: "the attempt could not be sent (internal error)",
+  attemptNotRecorded: "the attempt's result could not be recorded (internal error)",
+  leaseLapsed: "the worker stopped or stalled during the attempt (its lease lapsed); counted as an attempt",
   rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,
 } as const;

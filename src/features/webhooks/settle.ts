@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
+import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
 import { deliveryJobsFrom } from "./jobs";
+import { WEBHOOK_MESSAGES } from "./messages";
 import type { WebhookDelivery } from "./tables";
 
 /** What one attempt (or a decision not to send) leaves on a delivery. */
@@ -25,26 +27,67 @@ export type Outcome = {
   };
 };
 
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text PostgreSQL can store (text and jsonb hold no NUL, jsonb no lone surrogate): those become U+FFFD. */
+export function storable(text: string | null): string | null {
+  return text === null ? null : text.replace(UNSTORABLE, "\uFFFD");
+}
+
 /**
  * Records the attempts, settles every delivery of a batch and schedules the next tries (one job per
  * retry time), in one statement. A delivery is settled only while the lease taken by this claim
  * still holds it (`lease_expires_at` is the fencing token): when the reaper has already handed a
  * lapsed delivery to another worker, the attempt is still recorded but the late result changes
  * nothing and schedules nothing.
+ *
+ * One delivery never holds the others hostage (docs/decisions.md, Hardening: deliveries): when the
+ * batch's statement fails, each delivery is settled by a statement of its own, and one whose own
+ * statement fails too is still settled without its attempt row (its attempt counted, its lease
+ * released, its next try scheduled). Only a delivery the database refuses even that is left to the
+ * reaper, which counts its attempt.
  */
 export async function settleDeliveries(db: Db, outcomes: Outcome[], leaseUntil: Date): Promise<WebhookDelivery[]> {
   if (outcomes.length === 0) return [];
+  try {
+    return await settle(db, outcomes, leaseUntil, true);
+  } catch (error) {
+    if (outcomes.length > 1) logger().warn({ err: error, deliveries: outcomes.length }, "webhook batch settle failed; settling each delivery on its own");
+  }
+  const settled: WebhookDelivery[] = [];
+  for (const outcome of outcomes) {
+    try {
+      settled.push(...(await settle(db, [outcome], leaseUntil, true)));
+      continue;
+    } catch (error) {
+      logger().error({ err: error, delivery_id: outcome.id }, "webhook attempt could not be recorded; settling the delivery without it");
+    }
+    const reason = outcome.lastAttemptFailureReason;
+    const unrecorded = {
+      ...outcome,
+      lastAttemptFailureReason: outcome.attempt && reason ? `${WEBHOOK_MESSAGES.attemptNotRecorded}; ${reason.slice(0, 200)}` : reason,
+    };
+    try {
+      settled.push(...(await settle(db, [unrecorded], leaseUntil, false)));
+    } catch (error) {
+      logger().error({ err: error, delivery_id: outcome.id }, "webhook delivery could not be settled; the reaper counts its attempt when its lease lapses");
+    }
+  }
+  return settled;
+}
+
+async function settle(db: Db, outcomes: Outcome[], leaseUntil: Date, withAttempts: boolean): Promise<WebhookDelivery[]> {
   const deliveries = outcomes.map((o) => ({
     id: o.id,
     status: o.status,
     attempt_number: o.attemptNumber,
     last_attempted_at: o.lastAttemptedAt?.toISOString() ?? null,
     duration_ms: o.durationMs,
-    last_attempt_failure_reason: o.lastAttemptFailureReason,
+    last_attempt_failure_reason: storable(o.lastAttemptFailureReason),
     next_retry_at: o.nextRetryAt?.toISOString() ?? null,
   }));
   const attempts = outcomes.flatMap(({ id, attempt }) =>
-    attempt
+    attempt && withAttempts
       ? [
           {
             delivery_id: id,
@@ -52,9 +95,9 @@ export async function settleDeliveries(db: Db, outcomes: Outcome[], leaseUntil: 
             started_at: attempt.startedAt.toISOString(),
             duration_ms: attempt.durationMs,
             response_status: attempt.responseStatus,
-            failure_reason: attempt.failureReason,
-            response_body_excerpt: attempt.responseBodyExcerpt,
-            request_headers: attempt.requestHeaders,
+            failure_reason: storable(attempt.failureReason),
+            response_body_excerpt: storable(attempt.responseBodyExcerpt),
+            request_headers: Object.fromEntries(Object.entries(attempt.requestHeaders).map(([name, value]) => [name, storable(value)])),
           },
         ]
       : [],
