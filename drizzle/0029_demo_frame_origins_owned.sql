@@ -1,5 +1,5 @@
--- docs/decisions.md "Hardening: the CLI": the staging demo's local frame origins belong to the demo
--- owner, not to every owner. Earlier seeds put `http://localhost:<port>` and `http://127.0.0.1:<port>`
+-- docs/decisions.md "Hardening: the CLI, merged links, demo framing": the staging demo's local frame
+-- origins belong to the demo owner, not to every owner. Earlier seeds put `http://localhost:<port>` and `http://127.0.0.1:<port>`
 -- in frame_origins (operator-wide) and `http://127.0.0.1:<port>` in the demo owner's
 -- embedded_frame_ancestors (only the seed can store a plain-HTTP origin there: the Partner API takes
 -- HTTPS only). That owner entry names the seeded pair: the owner gets `http://localhost:<port>` too,

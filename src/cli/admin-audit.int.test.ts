@@ -100,6 +100,9 @@ describe("the CLI leaves a trail (decisions §12: every change audited; `cli:<us
     const headerValue = unique("partner-credential");
     secrets.push(headerValue);
     await run("endpoint", "headers", "--endpoint-id", endpointId, "--set", `X-Partner-Key: ${headerValue}`);
+    // Reads write nothing: the headers printed again, the owners listed.
+    expect((await run("endpoint", "headers", "--endpoint-id", endpointId)).static_headers).toEqual({ "X-Partner-Key": headerValue });
+    await run("owner", "list");
 
     expect(trail).toEqual([
       { command: "client create", action: "clients.create", subject: `client:${clientId}` },

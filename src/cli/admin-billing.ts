@@ -30,7 +30,7 @@ export const BILLING_COMMANDS: Record<string, { usage: string; run: (flags: Flag
       const db = await getDb();
       const { charged, failed } = await runBilling(db, asOf);
       // Charges commit one by one (run.ts): the run is recorded once, after them, with its counts
-      // (billing_charges holds each month; docs/decisions.md "Hardening: the CLI").
+      // (billing_charges holds each month). docs/decisions.md "Hardening: the CLI, merged links, demo framing".
       await recordAudit(db, cliActor(), {
         action: "billing.run",
         subject: { type: "billing_run", id: asOf },

@@ -39,7 +39,7 @@ describe("npm run admin -- policy expire-due (decisions §4)", () => {
     expect(run.out.expired).not.toContain(upcoming.policyNumber);
     expect(await statusOf(ending.id)).toBe("expired");
     expect(await statusOf(upcoming.id)).toBe("active");
-    // The run is in the audit log (docs/decisions.md "Hardening: the CLI"), with its counts.
+    // The run is in the audit log, with its counts (docs/decisions.md "Hardening: the CLI, merged links, demo framing").
     const audit = await (await getDb())
       .select()
       .from(auditLog)

@@ -32,8 +32,9 @@ import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError 
 /**
  * Operator CLI (decisions §4): `npm run admin -- <command> [flags]` prints one JSON object on stdout;
  * on failure a message on stderr and a non-zero exit code (2 for a usage error, decisions §15). A
- * command that changes something writes the console's audit row for that change, as `cli:<user>`
- * (docs/decisions.md "Hardening: the CLI"), through the console's own audited function.
+ * command that changes something writes the console's audit row for that change, as `cli:<user>`,
+ * through the console's own audited function (docs/decisions.md "Hardening: the CLI, merged links,
+ * demo framing").
  */
 type Command = { usage: string; run: (flags: Flags) => Promise<unknown> };
 

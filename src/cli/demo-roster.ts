@@ -61,7 +61,8 @@ export const DEMO_GUARANTEE_UNIT = {
  * decisions §13: the /demo page frames the flow from `127.0.0.1` while the enrollment host is
  * `localhost` (or the reverse). In staging both are the demo owner's own `embedded_frame_ancestors`,
  * so no other owner's embedded pages can be framed from them (docs/decisions.md "Hardening: the
- * CLI"). Production accepts HTTPS origins only (decisions §10), so nothing is added there.
+ * CLI, merged links, demo framing"). Production accepts HTTPS origins only (decisions §10), so
+ * nothing is added there.
  */
 export function demoFrameOrigins(port: number, appEnv: "staging" | "production"): string[] {
   if (appEnv !== "staging") return [];

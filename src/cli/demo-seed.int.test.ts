@@ -61,7 +61,8 @@ describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
     const unitRows = await db.select().from(units).where(eq(units.propertyId, buildings[0].id));
     expect(unitRows.map((unit) => unit.externalSystemId).sort()).toEqual([...first.unit_external_ids].sort());
     expect(first.unit_external_ids).toHaveLength(4);
-    // Nothing operator-wide: the demo's origins are its owner's (docs/decisions.md "Hardening: the CLI").
+    // Nothing operator-wide: the demo's origins are its owner's (docs/decisions.md
+    // "Hardening: the CLI, merged links, demo framing").
     const origins = (await db.select().from(frameOrigins)).map((row) => row.origin);
     expect(origins).not.toContain(`http://localhost:${port}`);
     expect(origins).not.toContain(`http://127.0.0.1:${port}`);

@@ -4,7 +4,7 @@ import type { AuditActor } from "../features/audit/audit";
 
 /**
  * How the operator CLI reads its flags and names who ran it (decisions §4, §15; docs/decisions.md
- * "Hardening: the CLI").
+ * "Hardening: the CLI, merged links, demo framing").
  */
 
 /** A mistake in how a command was called: its usage is printed and the exit code is 2 (decisions §15). */
