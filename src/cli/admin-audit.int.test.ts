@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog } from "../features/audit/audit-log.table";
@@ -38,6 +40,17 @@ describe("the CLI says what is wrong (decisions §15: an unknown flag is a usage
     expect(await clientCount()).toBe(clients);
     expect(await lastAuditId()).toBe(audited);
   });
+
+  it("as a real process through npm's entry point: exit code 2, the flag named on stderr, stdout empty", async () => {
+    const spawned = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", "owner", "list", "--verbose"], {
+      env: process.env,
+    }).then(
+      () => ({ code: 0, stdout: "", stderr: "" }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(spawned).toMatchObject({ code: 2, stdout: "" });
+    expect(spawned.stderr).toMatch(/^Unknown flag --verbose\nUsage: admin owner list/);
+  }, 60_000);
 
   it("a missing required flag, a flag without its value and a stray argument are usage errors too", async () => {
     const clients = await clientCount();
