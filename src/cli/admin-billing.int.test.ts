@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog } from "../features/audit/audit-log.table";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "../features/billing/billing-test-helpers";
@@ -30,10 +30,27 @@ describe("npm run admin -- billing … (decisions §4, §11)", () => {
     const p = await partner();
     const policy = await monthlyPolicy(p, "cli-bill");
     expect(await admin("billing", "fail-next", "--policy", policy.policyNumber)).toMatchObject({ code: 0, out: { policy_number: policy.policyNumber } });
+    const marked = await (await getDb())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "billing.fail_next"), eq(auditLog.subjectId, policy.policyNumber)));
+    expect(marked).toMatchObject([{ actorLabel: expect.stringMatching(/^cli:/), after: { policy_number: policy.policyNumber } }]);
 
     const run = await admin("billing", "run", "--as-of", monthOf(policy, 1));
     expect(run.code).toBe(0);
     expect(Object.keys(run.out).sort()).toEqual(["charged", "failed"]);
+    const runs = await (await getDb())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "billing.run"), eq(auditLog.subjectId, monthOf(policy, 1))))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(runs).toMatchObject([
+      {
+        actorLabel: expect.stringMatching(/^cli:/),
+        after: { as_of: monthOf(policy, 1), charged: (run.out.charged as unknown[]).length, failed: (run.out.failed as unknown[]).length },
+      },
+    ]);
     const [open] = await (await getDb()).select().from(delinquencies).where(eq(delinquencies.policyId, policy.id));
     expect((run.out.failed as Array<{ policy_number: string }>).filter((item) => item.policy_number === policy.policyNumber)).toEqual([
       {
@@ -79,7 +96,7 @@ describe("npm run admin -- billing … (decisions §4, §11)", () => {
     const bad = await admin("billing", "run", "--as-of", "2027-02-30");
     expect(bad).toMatchObject({ code: 1, out: {} });
     expect(bad.err).toContain(BILLING_MESSAGES.asOfFormat);
-    expect((await admin("billing", "fail-next")).err).toContain("--policy NUMBER is required");
+    expect((await admin("billing", "fail-next")).err).toContain("--policy is required");
     expect((await admin("billing", "fail-next", "--policy", "PIS-0000-000000")).err).toContain(BILLING_MESSAGES.policyNotFound);
     expect((await admin("billing", "settle", "--policy", "PIS-0000-000000")).err).toContain(BILLING_MESSAGES.policyNotFound);
     const upfront = await insertBarePolicy();

@@ -110,7 +110,7 @@ describe("npm run admin -- building show / building correct-address (decisions Â
     expect(invalid).toMatchObject({ code: 1, out: {} });
     expect(invalid.err).toMatch(/Address is invalid[\s\S]*state:/);
     const missing = await admin("building", "correct-address", "--owner", owner.slug, "--external-id", "b");
-    expect(missing).toMatchObject({ code: 1 });
+    expect(missing).toMatchObject({ code: 2 });
     expect(missing.err).toContain("--line-one is required");
     expect((await building(owner.id, "b")).addressLockedAt).toBeNull();
   });

@@ -57,7 +57,7 @@ describe("npm run admin -- policy list (decisions §4)", () => {
 
   it("refuses a missing or unknown owner", async () => {
     const missing = await admin("policy", "list");
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.err).toContain("--owner is required");
     const unknown = await admin("policy", "list", "--owner", unique("nobody"));
     expect(unknown.code).toBe(1);

@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { auditLog } from "../features/audit/audit-log.table";
 import { issuedPolicy, statusEventsOf, subscribeToStatusEvents } from "../features/policies/lifecycle/lifecycle-test-helpers";
 import { policies } from "../features/policies/policies.table";
 import { enrollmentPartnersOfThisFile } from "../features/policies/policy-test-helpers";
@@ -38,6 +39,18 @@ describe("npm run admin -- policy expire-due (decisions §4)", () => {
     expect(run.out.expired).not.toContain(upcoming.policyNumber);
     expect(await statusOf(ending.id)).toBe("expired");
     expect(await statusOf(upcoming.id)).toBe("active");
+    // The run is in the audit log, with its counts (docs/decisions.md "Hardening: the CLI, merged links, demo framing").
+    const audit = await (await getDb())
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "policies.expire_due"), eq(auditLog.subjectId, "2027-02-01")));
+    expect(audit).toMatchObject([
+      {
+        actorLabel: expect.stringMatching(/^cli:/),
+        subjectType: "policy_sweep",
+        after: { as_of: "2027-02-01", expired: (run.out.expired as string[]).length, activated: (run.out.activated as string[]).length },
+      },
+    ]);
     expect((await statusHistoryOf(await getDb(), ending.id)).at(-1)?.actor).toMatch(/^cli:/);
     expect((await statusEventsOf([ending.policyNumber, upcoming.policyNumber])).map((e) => [e.policyNumber, e.event]).sort()).toEqual(
       [

@@ -76,9 +76,9 @@ describe("npm run admin -- policy revise / policy cancel (decisions §4)", () =>
     expect(unknown.err.trim()).toBe("No policy PIS-1900-000000 (not_found)");
     const unknownCancel = await admin("policy", "cancel", "--policy", "PIS-1900-000000");
     expect(unknownCancel).toMatchObject({ code: 1, err: "No policy PIS-1900-000000 (not_found)\n" });
-    expect(await admin("policy", "cancel")).toMatchObject({ code: 1, err: expect.stringContaining("--policy is required") });
+    expect(await admin("policy", "cancel")).toMatchObject({ code: 2, err: expect.stringContaining("--policy is required") });
     const words = await admin("policy", "revise", "--policy", policy.policyNumber, "--coverage-amount-cents", "lots");
-    expect(words).toMatchObject({ code: 1, err: expect.stringContaining("--coverage-amount-cents must be a whole number") });
+    expect(words).toMatchObject({ code: 2, err: expect.stringContaining("--coverage-amount-cents must be a whole number") });
     const bad = await admin("policy", "revise", "--policy", policy.policyNumber, "--coverage-amount-cents", "0", "--end-date", "2026-02-30");
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("Revision is invalid (invalid)");

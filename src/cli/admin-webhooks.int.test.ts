@@ -35,7 +35,7 @@ describe("npm run admin -- provider create --building (spec Delivery mechanics 6
     const partner = await prospectPartner({ activate: false });
     const code = unique("bad");
     const malformed = await admin("provider", "create", "--code", code, "--client-id", partner.client.clientId, "--building", "b1");
-    expect(malformed.code).toBe(1);
+    expect(malformed.code).toBe(2);
     expect(malformed.err).toContain("--building must be OWNER_SLUG:EXTERNAL_ID");
     const unknown = await admin("provider", "create", "--code", code, "--client-id", partner.client.clientId, "--building", `${partner.owner.slug}:b9`);
     expect(unknown.code).toBe(1);
@@ -86,7 +86,7 @@ describe("npm run admin -- endpoint headers (spec Delivery mechanics 5)", () => 
       expect(refused.err).toContain(message);
     }
     const noColon = await admin("endpoint", "headers", "--endpoint-id", endpoint, "--set", "X-Missing");
-    expect(noColon.code).toBe(1);
+    expect(noColon.code).toBe(2);
     expect(noColon.err).toContain("--set must be 'Name: value'");
     const [row] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint));
     expect(row.staticHeaders).toEqual({ "X-Kept": "yes" });

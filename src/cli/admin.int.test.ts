@@ -37,7 +37,7 @@ describe("npm run admin (decisions §4)", () => {
     expect(ingestion.out.scopes).toEqual(["events:write"]);
     expect(ingestion.out.audience).toBe("urn:pis:ingestion:staging");
     const wrong = await admin("client", "create", "--name", "Bad", "--gateway", "ingestion", "--scopes", "owners:write");
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(2);
     expect(wrong.err).toContain("Unknown ingestion scopes: owners:write");
   });
 
@@ -160,9 +160,10 @@ describe("npm run admin (decisions §4)", () => {
     expect((await (await getDb()).select().from(frameOrigins)).map((o) => o.origin)).toContain("https://portal.example.com");
     const insecure = await admin("frame-origin", "add", "--origin", "http://portal.example.com");
     expect(insecure.code).toBe(1);
-    expect(insecure.err).toContain("Not an HTTPS origin");
     // The CLI renders the one error model: message and kind, then each field's messages.
-    expect(insecure.err).toMatch(/^Not an HTTPS origin: http:\/\/portal\.example\.com \(invalid\)\n {2}origin: Not an HTTPS origin/);
+    expect(insecure.err).toMatch(
+      /^Origin must be an HTTPS origin like https:\/\/portal\.example\.com.* \(invalid\)\n {2}origin: Origin must be an HTTPS origin/,
+    );
     const unknownOwner = await admin("owner", "secret", "--owner", "no-such-owner");
     expect(unknownOwner.code).toBe(1);
     expect(unknownOwner.err).toContain("(not_found)");
@@ -177,13 +178,13 @@ describe("npm run admin (decisions §4)", () => {
     expect(await checkCredentials(db, email, "correct horse battery")).toMatchObject({ email, role: "account_manager" });
     expect(await checkCredentials(db, email, "wrong")).toBeNull();
     const badRole = await admin("user", "create", "--email", "x@example.com", "--password", "longenough", "--role", "admin");
-    expect(badRole.code).toBe(1);
+    expect(badRole.code).toBe(2);
   });
 
-  it("answers an unknown command or a missing flag with a usage message and a non-zero exit", async () => {
+  it("answers an unknown command or a missing flag with a usage message and exit code 2", async () => {
     expect((await admin("nothing", "here")).code).toBe(2);
     const missing = await admin("client", "create");
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.err).toContain("--name is required");
   });
 

@@ -1,39 +1,41 @@
-import os from "node:os";
-import { parseArgs } from "node:util";
-import { createClient, grantOwnerBySlug } from "../features/auth/clients";
+import { recordAudit } from "../features/audit/audit";
+import { createClientByStaff } from "../features/auth/console/clients";
+import { grantOwnerByStaff } from "../features/auth/console/grants";
 import { type Gateway, type Scope, scopesOfGateway } from "../features/auth/scopes";
 import { audienceOf } from "../features/auth/tokens";
-import { createUser } from "../features/console/users";
-import { addFrameOrigin } from "../features/enrollment/frame-origins";
-import { grantBuilding } from "../features/owners/building-grants";
+import { createStaffUser } from "../features/console/staff-users";
+import { addFrameOriginByStaff } from "../features/enrollment/console/frame-origins";
+import { addBuildingGrant } from "../features/owners/console/building-grants";
 import { mergeOwners } from "../features/owners/merge/merge";
 import { listOwners } from "../features/owners/merge/owner-list";
 import { planMerge } from "../features/owners/merge/plan";
-import { createManagedOwner, findOwnerBySlug } from "../features/owners/service";
+import { createManagedOwnerAs, findOwnerBySlug } from "../features/owners/service";
 import { resolveAsOf } from "../features/policies/lifecycle/as-of";
 import { sweepDuePolicies } from "../features/policies/lifecycle/sweep";
 import { listPoliciesOfOwner, policyListEntry } from "../features/policies/list";
 import { cancelPolicy } from "../features/policies/revisions/cancel";
 import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
 import { revisePolicy } from "../features/policies/revisions/revise";
-import { createSource } from "../features/prospects/sources";
+import { createSourceByStaff } from "../features/prospects/console/sources";
 import { correctAddress } from "../features/roster/console/actions";
 import { findBuildingId, showBuilding } from "../features/roster/console/buildings";
+import { setEndpointHeadersAsStaff } from "../features/webhooks/console/endpoints";
+import { createProviderByStaff } from "../features/webhooks/console/providers";
 import { countFailedDeliveries, runBulkRetry, startBulkRetry } from "../features/webhooks/console/retry";
-import { createProvider } from "../features/webhooks/providers";
-import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../features/webhooks/secrets";
-import { setStaticHeaders } from "../features/webhooks/static-headers";
-import { closeDb, databaseUrl, getDb } from "../server/db/client";
+import { revealOwnerSecret, rotateOwnerSecretByStaff } from "../features/webhooks/console/signing-secret";
+import { closeDb, type Db, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
 import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
-import { decryptSecret } from "../server/secrets";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
+import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError } from "./usage";
 
 /**
  * Operator CLI (decisions §4): `npm run admin -- <command> [flags]` prints one JSON object on stdout;
- * on failure a message on stderr and a non-zero exit code.
+ * on failure a message on stderr and a non-zero exit code (2 for a usage error, decisions §15). A
+ * command that changes something writes the console's audit row for that change, as `cli:<user>`,
+ * through the console's own audited function (docs/decisions.md "Hardening: the CLI, merged links,
+ * demo framing").
  */
-type Flags = Record<string, string | boolean | string[] | undefined>;
 type Command = { usage: string; run: (flags: Flags) => Promise<unknown> };
 
 const str = (flags: Flags, name: string): string => {
@@ -55,7 +57,12 @@ const splitOnce = (text: string, separator: string): [string, string | undefined
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + separator.length)];
 };
 
-class UsageError extends Error {}
+/** The owner a slug names, a merged duplicate's slug naming its survivor (decisions §15). */
+async function ownerNamed(db: Db, slug: string) {
+  const owner = await findOwnerBySlug(db, slug);
+  if (!owner) throw errors.notFound(`No owner ${slug}`);
+  return owner;
+}
 
 const COMMANDS: Record<string, Command> = {
   "client create": {
@@ -69,29 +76,30 @@ const COMMANDS: Record<string, Command> = {
       // decisions §15 Ingestion: an ingestion client's events name only its partner's sources (or its own).
       const partnerClientId = opt(flags, "partner-client-id");
       if (partnerClientId !== undefined && gateway !== "ingestion") throw new UsageError("--partner-client-id is for --gateway ingestion");
-      const db = await getDb();
-      return createClient(
-        db,
-        {
-          name: str(flags, "name"),
-          gateway,
-          scopes,
-          requireSignature: flags["require-signature"] === true,
-          providerCode: opt(flags, "provider"),
-          partnerClientId,
-        },
-        audienceOf(gateway),
-      );
+      const { client, client_secret } = await createClientByStaff(await getDb(), cliActor(), {
+        name: str(flags, "name"),
+        gateway,
+        scopes: scopes as Parameters<typeof createClientByStaff>[2]["scopes"],
+        require_signature: flags["require-signature"] === true,
+        provider_code: opt(flags, "provider"),
+        partner_client_id: partnerClientId,
+      });
+      return { client_id: client.client_id, client_secret, audience: audienceOf(gateway), scopes: client.scopes };
     },
   },
   "client grant": {
     usage: "--client-id ID --owner SLUG",
-    run: async (flags) => grantOwnerBySlug(await getDb(), str(flags, "client-id"), str(flags, "owner")),
+    run: async (flags) => {
+      const db = await getDb();
+      const owner = await ownerNamed(db, str(flags, "owner"));
+      const granted = await grantOwnerByStaff(db, cliActor(), { client_id: str(flags, "client-id"), owner_slug: owner.slug });
+      return { client_id: granted.client_id, owner_slug: granted.owner_slug };
+    },
   },
   "owner create-managed": {
     usage: "--name N --external-org-id X",
     run: async (flags) => {
-      const owner = await createManagedOwner(await getDb(), { name: str(flags, "name"), externalOrgId: str(flags, "external-org-id") });
+      const owner = await createManagedOwnerAs(await getDb(), cliActor(), { name: str(flags, "name"), externalOrgId: str(flags, "external-org-id") });
       return { owner_slug: owner.slug };
     },
   },
@@ -100,30 +108,32 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const pmsType = str(flags, "pms-type");
       if (pmsType !== "pms_one" && pmsType !== "pms_two") throw new UsageError("--pms-type must be pms_one or pms_two");
-      return grantBuilding(await getDb(), {
-        ownerSlug: str(flags, "owner"),
-        clientId: str(flags, "client-id"),
-        pmsType,
-        pmsPropertyId: str(flags, "pms-property-id"),
+      const db = await getDb();
+      const owner = await ownerNamed(db, str(flags, "owner"));
+      const { grant } = await addBuildingGrant(db, cliActor(), {
+        owner_slug: owner.slug,
+        client_id: str(flags, "client-id"),
+        pms_type: pmsType,
+        pms_property_id: str(flags, "pms-property-id"),
       });
+      return { owner_slug: grant.owner_slug, client_id: grant.client_id, pms_type: grant.pms_type, pms_property_id: grant.pms_property_id };
     },
   },
   "owner secret": {
     usage: "--owner SLUG",
     run: async (flags) => {
-      const owner = await findOwnerBySlug(await getDb(), str(flags, "owner"));
-      if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
-      return { signing_secret: decryptSecret(owner.signingSecretEncrypted) };
+      const db = await getDb();
+      const owner = await ownerNamed(db, str(flags, "owner"));
+      return { signing_secret: (await revealOwnerSecret(db, cliActor(), owner.slug)).signing_secret };
     },
   },
   "owner rotate-secret": {
     usage: "--owner SLUG",
     run: async (flags) => {
       const db = await getDb();
-      const owner = await findOwnerBySlug(db, str(flags, "owner"));
-      if (!owner) throw errors.notFound(`No owner ${flags.owner}`);
-      const secret = await db.transaction((tx) => rotateOwnerSecret(tx, owner.id));
-      return { signing_secret: secret, previous_secret_valid_until: new Date(Date.now() + ROTATION_WINDOW_MS).toISOString() };
+      const owner = await ownerNamed(db, str(flags, "owner"));
+      const rotated = await rotateOwnerSecretByStaff(db, cliActor(), owner.slug);
+      return { signing_secret: rotated.signing_secret, previous_secret_valid_until: rotated.previous_valid_until };
     },
   },
   "owner merge": {
@@ -132,7 +142,7 @@ const COMMANDS: Record<string, Command> = {
       const db = await getDb();
       const pair = { from: str(flags, "from"), into: str(flags, "into") };
       if (flags["dry-run"] === true) return { plan: await planMerge(db, pair.from, pair.into) };
-      return { merge: await mergeOwners(db, { cli: os.userInfo().username }, pair) };
+      return { merge: await mergeOwners(db, cliActor(), pair) };
     },
   },
   "owner list": {
@@ -159,7 +169,7 @@ const COMMANDS: Record<string, Command> = {
       const db = await getDb();
       const id = await policyIdByNumber(db, str(flags, "policy"));
       const revised = await db.transaction((tx) =>
-        revisePolicy(tx, { cli: os.userInfo().username }, id, {
+        revisePolicy(tx, cliActor(), id, {
           coverage_amount_cents: cents === undefined ? undefined : Number(cents),
           coverage_start_date: opt(flags, "start-date"),
           coverage_end_date: opt(flags, "end-date"),
@@ -175,7 +185,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const db = await getDb();
       const id = await policyIdByNumber(db, str(flags, "policy"));
-      return policyListEntry(await db.transaction((tx) => cancelPolicy(tx, { cli: os.userInfo().username }, id, { reason: opt(flags, "reason") })));
+      return policyListEntry(await db.transaction((tx) => cancelPolicy(tx, cliActor(), id, { reason: opt(flags, "reason") })));
     },
   },
   "policy expire-due": {
@@ -183,8 +193,14 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       // The daily sweep run by hand: it also starts upcoming policies due, listed under `activated`.
       const asOf = resolveAsOf(typeof flags["as-of"] === "string" ? flags["as-of"] : undefined);
-      const result = await sweepDuePolicies(await getDb(), asOf, { actor: `cli:${os.userInfo().username}` });
-      return { as_of: asOf, expired: result.expired, activated: result.activated };
+      const db = await getDb();
+      const result = await sweepDuePolicies(db, asOf, { actor: `cli:${cliUser()}` });
+      const answer = { as_of: asOf, expired: result.expired, activated: result.activated };
+      // Its batches commit one by one (sweep.ts): the run is recorded once, after them, with its counts
+      // (each policy's change is in its status history, actor `cli:<user>`).
+      const counts = { as_of: asOf, expired: result.expired.length, activated: result.activated.length };
+      await recordAudit(db, cliActor(), { action: "policies.expire_due", subject: { type: "policy_sweep", id: asOf }, after: counts });
+      return answer;
     },
   },
   "building show": {
@@ -200,7 +216,7 @@ const COMMANDS: Record<string, Command> = {
       const db = await getDb();
       const address = { line_one: str(flags, "line-one"), city: str(flags, "city"), state: str(flags, "state"), zip: str(flags, "zip") };
       const id = await findBuildingId(db, str(flags, "owner"), str(flags, "external-id"));
-      return correctAddress(db, { cli: os.userInfo().username }, id, address);
+      return correctAddress(db, cliActor(), id, address);
     },
   },
   "source create": {
@@ -208,13 +224,15 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const flow = opt(flags, "flow") ?? "embedded";
       if (flow !== "embedded" && flow !== "expedited") throw new UsageError("--flow must be embedded or expedited");
-      return createSource(await getDb(), {
+      const source = await createSourceByStaff(await getDb(), cliActor(), {
         code: str(flags, "code"),
-        clientId: str(flags, "client-id"),
+        client_id: str(flags, "client-id"),
         flow,
-        optionalIngestFields: flags["optional-ingest-fields"] === true,
-        redirectDomains: (flags["redirect-domain"] as string[] | undefined) ?? [],
+        optional_ingest_fields: flags["optional-ingest-fields"] === true,
+        redirect_domains: repeated(flags, "redirect-domain"),
       });
+      const { code, client_id, optional_ingest_fields, redirect_domains } = source;
+      return { source: { code, client_id, flow: source.flow, optional_ingest_fields, redirect_domains } };
     },
   },
   "provider create": {
@@ -223,10 +241,15 @@ const COMMANDS: Record<string, Command> = {
       const buildings = repeated(flags, "building").map((ref) => {
         const [ownerSlug, externalId] = splitOnce(ref, ":");
         if (!ownerSlug || !externalId) throw new UsageError(`--building must be OWNER_SLUG:EXTERNAL_ID, got "${ref}"`);
-        return { ownerSlug, externalId };
+        return { owner_slug: ownerSlug, external_id: externalId };
       });
-      const input = { code: str(flags, "code"), clientId: str(flags, "client-id"), ownerSlugs: list(opt(flags, "owners")), buildings };
-      return (await getDb()).transaction((tx) => createProvider(tx, input));
+      const input = { code: str(flags, "code"), client_id: str(flags, "client-id"), owner_slugs: list(opt(flags, "owners")) ?? [], buildings };
+      const row = await createProviderByStaff(await getDb(), cliActor(), input);
+      const coverage = {
+        owners: row.owners.map((o) => o.owner_slug),
+        buildings: row.buildings.map((b) => ({ owner_slug: b.owner_slug, external_id: b.external_id })),
+      };
+      return { provider: { code: row.code, client_id: row.client_id, ...coverage } };
     },
   },
   "endpoint headers": {
@@ -238,7 +261,9 @@ const COMMANDS: Record<string, Command> = {
         if (value === undefined || !name.trim()) throw new UsageError(`--set must be 'Name: value', got "${header}"`);
         set[name.trim()] = value.trim();
       }
-      return setStaticHeaders(await getDb(), str(flags, "endpoint-id"), { set, unset: repeated(flags, "unset").map((name) => name.trim()) });
+      const changes = { set, unset: repeated(flags, "unset").map((name) => name.trim()) };
+      const endpoint = await setEndpointHeadersAsStaff(await getDb(), cliActor(), str(flags, "endpoint-id"), changes);
+      return { endpoint_id: endpoint.id, static_headers: endpoint.static_headers };
     },
   },
   "delivery retry-failed": {
@@ -248,21 +273,25 @@ const COMMANDS: Record<string, Command> = {
       const filter = { owner: str(flags, "owner"), endpoint_id: opt(flags, "endpoint"), from: opt(flags, "since") };
       const db = await getDb();
       if (flags["dry-run"] === true) return { ...(await countFailedDeliveries(db, filter)), enqueued: 0 };
-      const bulk = await startBulkRetry(db, { cli: os.userInfo().username }, filter, { inline: true });
+      const bulk = await startBulkRetry(db, cliActor(), filter, { inline: true });
       const done = await runBulkRetry(db, bulk.id);
       return { matched: bulk.matched, enqueued: done?.enqueued ?? 0 };
     },
   },
   "frame-origin add": {
     usage: "--origin https://... (staging also http://localhost[:port], http://127.0.0.1[:port])",
-    run: async (flags) => addFrameOrigin(await getDb(), str(flags, "origin")),
+    run: async (flags) => {
+      const row = await addFrameOriginByStaff(await getDb(), cliActor(), str(flags, "origin"), { ifListed: "keep" });
+      return { origin: row.origin };
+    },
   },
   "user create": {
     usage: "--email E --password P --role operator|account_manager",
     run: async (flags) => {
       const role = str(flags, "role");
       if (role !== "operator" && role !== "account_manager") throw new UsageError("--role must be operator or account_manager");
-      return createUser(await getDb(), { email: str(flags, "email"), password: str(flags, "password"), role });
+      const user = await createStaffUser(await getDb(), cliActor(), { email: str(flags, "email"), password: str(flags, "password"), role });
+      return { user_id: user.id };
     },
   },
   ...BILLING_COMMANDS,
@@ -289,9 +318,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const { values } = parseArgs({
-      args: rest,
-      strict: true,
+    const values = parseFlags(rest, command.usage, {
       options: {
         name: { type: "string" },
         gateway: { type: "string" },
@@ -342,7 +369,11 @@ export async function runAdmin(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`${error instanceof UsageError ? `${error.message}\nUsage: admin ${name} ${command.usage}` : cliMessageOf(error)}\n`);
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\nUsage: admin ${name} ${command.usage}\n`);
+      return USAGE_EXIT_CODE;
+    }
+    process.stderr.write(`${cliMessageOf(error)}\n`);
     return 1;
   } finally {
     await closeDb();

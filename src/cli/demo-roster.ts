@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { addFrameOrigin } from "../features/enrollment/frame-origins";
 import { type Owner, upsertOwner } from "../features/owners/service";
 import { upsertBankAccounts } from "../features/roster/bank-accounts";
 import type { ItemResult } from "../features/roster/collection";
@@ -60,12 +59,14 @@ export const DEMO_GUARANTEE_UNIT = {
 
 /**
  * decisions §13: the /demo page frames the flow from `127.0.0.1` while the enrollment host is
- * `localhost` (or the reverse); in staging both are operator frame origins and the demo owner lists
- * `127.0.0.1`. Production accepts HTTPS origins only (decisions §10), so nothing is added there.
+ * `localhost` (or the reverse). In staging both are the demo owner's own `embedded_frame_ancestors`,
+ * so no other owner's embedded pages can be framed from them (docs/decisions.md "Hardening: the
+ * CLI, merged links, demo framing"). Production accepts HTTPS origins only (decisions §10), so
+ * nothing is added there.
  */
-export function demoFrameOrigins(port: number, appEnv: "staging" | "production") {
-  if (appEnv !== "staging") return { operator: [], owner: [] };
-  return { operator: [`http://localhost:${port}`, `http://127.0.0.1:${port}`], owner: [`http://127.0.0.1:${port}`] };
+export function demoFrameOrigins(port: number, appEnv: "staging" | "production"): string[] {
+  if (appEnv !== "staging") return [];
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 }
 
 /**
@@ -73,7 +74,7 @@ export function demoFrameOrigins(port: number, appEnv: "staging" | "production")
  * (bank account → building → units → activation, spec Provisioning order), writing only what is
  * missing: on a complete owner it writes nothing, so every `npm start` after the first changes nothing.
  */
-export async function provisionDemoOwner(tx: Tx, initial: Owner, clientId: string, frame: ReturnType<typeof demoFrameOrigins>): Promise<Owner> {
+export async function provisionDemoOwner(tx: Tx, initial: Owner, clientId: string, frameAncestors: readonly string[]): Promise<Owner> {
   let owner = initial;
   await lockOwnerRoster(tx, owner.id);
   const [account] = await tx
@@ -96,8 +97,7 @@ export async function provisionDemoOwner(tx: Tx, initial: Owner, clientId: strin
 
   owner = await provisionGuaranteeBuilding(tx, owner, clientId);
 
-  for (const origin of frame.operator) await addFrameOrigin(tx, origin);
-  const ancestors = [...owner.embeddedFrameAncestors, ...frame.owner.filter((origin) => !owner.embeddedFrameAncestors.includes(origin))];
+  const ancestors = [...owner.embeddedFrameAncestors, ...frameAncestors.filter((origin) => !owner.embeddedFrameAncestors.includes(origin))];
   if (owner.purchaseFlowEnabled && ancestors.length === owner.embeddedFrameAncestors.length) return owner;
   // spec Property owner activation: accepted now that the roster is loaded (same transaction).
   const { owner: updated } = await upsertOwner(tx, clientId, {

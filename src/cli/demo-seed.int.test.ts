@@ -3,10 +3,12 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { frameOrigins } from "../features/enrollment/frame-origins.table";
+import { framingHeadersFor } from "../features/enrollment/framing/framing-headers";
 import { propertyOwners } from "../features/owners/tables";
 import { bankAccounts, properties, units } from "../features/roster/tables";
 import { getConfig } from "../server/config";
 import { getDb } from "../server/db/client";
+import { newClient, newOwner } from "../test/factories";
 import { call } from "../test/http";
 import { runDueJobs } from "../test/jobs";
 import { seedDemo } from "./demo-seed";
@@ -39,13 +41,13 @@ function bannerBodies(banner: string): Array<Record<string, unknown>> {
 }
 
 describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
-  it("provisions an activated demo owner with its roster and local frame origins, and a second run changes nothing", async () => {
+  it("provisions an activated demo owner with its roster and its own local frame origins, and a second run changes nothing", async () => {
     const db = await getDb();
     const { dataDir, port } = getConfig();
     const first = await seedDemo(db, dataDir);
     const [owner] = await db.select().from(propertyOwners).where(eq(propertyOwners.slug, first.owner_slug));
     expect(owner).toMatchObject({ name: "Demo Property Management", purchaseFlowEnabled: true, managed: false });
-    expect(owner.embeddedFrameAncestors).toContain(`http://127.0.0.1:${port}`);
+    expect(owner.embeddedFrameAncestors).toEqual(expect.arrayContaining([`http://localhost:${port}`, `http://127.0.0.1:${port}`]));
     const accounts = await db.select().from(bankAccounts).where(eq(bankAccounts.ownerId, owner.id));
     expect(accounts.map((account) => [account.externalSystemId, account.isDefault])).toEqual([["demo-operating", true]]);
     const buildings = await db.select().from(properties).where(eq(properties.ownerId, owner.id)).orderBy(properties.id);
@@ -59,8 +61,11 @@ describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
     const unitRows = await db.select().from(units).where(eq(units.propertyId, buildings[0].id));
     expect(unitRows.map((unit) => unit.externalSystemId).sort()).toEqual([...first.unit_external_ids].sort());
     expect(first.unit_external_ids).toHaveLength(4);
+    // Nothing operator-wide: the demo's origins are its owner's (docs/decisions.md
+    // "Hardening: the CLI, merged links, demo framing").
     const origins = (await db.select().from(frameOrigins)).map((row) => row.origin);
-    expect(origins).toEqual(expect.arrayContaining([`http://localhost:${port}`, `http://127.0.0.1:${port}`]));
+    expect(origins).not.toContain(`http://localhost:${port}`);
+    expect(origins).not.toContain(`http://127.0.0.1:${port}`);
 
     const file = path.join(dataDir, "demo.json");
     const saved = fs.readFileSync(file, "utf8");
@@ -111,5 +116,47 @@ describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
     expect(read.body.prospect).toMatchObject({ status: "ready", effective_coverage_amount_cents: 185000 });
     expect(read.body.prospect.enrollment_url).toEqual(expect.stringContaining(`/embedded/${demo.owner_slug}/${demo.source}/${DEMO_PROSPECT_ID}`));
     expect(read.body.prospect.sdi_ineligibility_reasons ?? []).toEqual([]);
+  });
+
+  it("the demo's frame origins frame the demo owner's embedded pages only, not another owner's", async () => {
+    const { dataDir, port } = getConfig();
+    const demo = await seedDemo(await getDb(), dataDir);
+    const local = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+    const demoPage = await framingHeadersFor(`/enroll/embedded/${demo.owner_slug}/${demo.source}/${DEMO_PROSPECT_ID}`);
+    for (const origin of local) expect(demoPage?.["Content-Security-Policy"]).toContain(origin);
+    const other = await newOwner(await newClient());
+    const otherPage = await framingHeadersFor(`/enroll/embedded/${other.slug}/src/p-1`);
+    expect(otherPage).toEqual({ "Content-Security-Policy": "frame-ancestors 'none'" });
+  });
+
+  it("a database seeded before: the migration moves the seeded pair to the demo owner, other operator origins stay", async () => {
+    const db = await getDb();
+    const { dataDir, port } = getConfig();
+    const demo = await seedDemo(db, dataDir);
+    // What earlier seeds left, at this port and at an earlier start's: the pairs operator-wide, 127.0.0.1 on the owner.
+    const earlier = port + 1;
+    const seededPairs = [port, earlier].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]);
+    const operatorsOwn = ["http://localhost:5173", "https://ops.example.com"];
+    await db
+      .update(propertyOwners)
+      .set({ embeddedFrameAncestors: [`http://127.0.0.1:${port}`, "https://portal.example.org", `http://127.0.0.1:${earlier}`] })
+      .where(eq(propertyOwners.slug, demo.owner_slug));
+    await db
+      .insert(frameOrigins)
+      .values([...seededPairs, ...operatorsOwn].map((origin) => ({ origin })))
+      .onConflictDoNothing();
+
+    const migration = fs.readFileSync(path.join("drizzle", "0031_demo_frame_origins_owned.sql"), "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) await db.execute(sql.raw(statement));
+
+    const [owner] = await db.select().from(propertyOwners).where(eq(propertyOwners.slug, demo.owner_slug));
+    expect([...owner.embeddedFrameAncestors].sort()).toEqual([...seededPairs, "https://portal.example.org"].sort());
+    const origins = (await db.select().from(frameOrigins)).map((row) => row.origin);
+    expect(origins).toEqual(expect.arrayContaining(operatorsOwn));
+    for (const origin of seededPairs) expect(origins).not.toContain(origin);
+    // The next start finds the demo owner complete and writes nothing.
+    const before = await snapshot();
+    await seedDemo(db, dataDir);
+    expect(await snapshot()).toEqual(before);
   });
 });

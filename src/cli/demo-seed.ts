@@ -39,9 +39,9 @@ const DEMO_EMAIL = "operator@demo.local";
 /**
  * Idempotent demo data for `npm start` (issue 10 item 7, decisions §13): a partner client with every
  * scope, an owner it created with a loaded roster and its purchase flow on, a source, an operator
- * login, and in staging the local frame origins. Credentials are kept in `DATA_DIR/demo.json` (a
- * local file of a development data directory) so every start prints the same ones; a start on
- * complete demo data writes nothing.
+ * login, and in staging the local origins the /demo page frames from, as the demo owner's own.
+ * Credentials are kept in `DATA_DIR/demo.json` (a local file of a development data directory) so
+ * every start prints the same ones; a start on complete demo data writes nothing.
  */
 export async function seedDemo(db: Db, dataDir: string): Promise<DemoCredentials> {
   const config = getConfig();

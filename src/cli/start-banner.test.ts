@@ -37,9 +37,9 @@ describe("the start banner's prospect example (issue 10 item 7)", () => {
 });
 
 describe("demoFrameOrigins (decisions §13)", () => {
-  it("allowlists both local origins for the operator and 127.0.0.1 for the owner in staging, nothing in production", () => {
-    expect(demoFrameOrigins(4100, "staging")).toEqual({ operator: ["http://localhost:4100", "http://127.0.0.1:4100"], owner: ["http://127.0.0.1:4100"] });
-    expect(demoFrameOrigins(4100, "production")).toEqual({ operator: [], owner: [] });
+  it("lists both local origins for the demo owner in staging, nothing in production", () => {
+    expect(demoFrameOrigins(4100, "staging")).toEqual(["http://localhost:4100", "http://127.0.0.1:4100"]);
+    expect(demoFrameOrigins(4100, "production")).toEqual([]);
   });
 });
 

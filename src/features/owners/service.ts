@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Tx } from "../../server/db/client";
+import type { Db, Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { encryptSecret, randomToken } from "../../server/secrets";
+import { type AuditActor, recordAudit } from "../audit/audit";
 import { grantOwner, isOwnerGranted } from "../auth/clients";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { isRosterLoaded } from "../roster/readiness";
@@ -118,6 +119,20 @@ export async function createManagedOwner(tx: Tx, input: { name: string; external
     })
     .returning();
   return owner;
+}
+
+/** `owner create-managed` as staff (the CLI): the owner and its audit row in one transaction (decisions §12). */
+export async function createManagedOwnerAs(db: Db, actor: AuditActor, input: { name: string; externalOrgId: string }): Promise<Owner> {
+  return db.transaction(async (tx) => {
+    const owner = await createManagedOwner(tx, input);
+    await recordAudit(tx, actor, {
+      action: "owner.created",
+      subject: { type: "owner", id: owner.slug },
+      ownerId: owner.id,
+      after: { name: owner.name, external_org_id: owner.externalOrgId, managed: true },
+    });
+    return owner;
+  });
 }
 
 /** The owner a slug names: for a merged owner, its survivor (decisions §12 Owners). */

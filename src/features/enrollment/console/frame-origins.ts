@@ -24,8 +24,17 @@ export async function listFrameOrigins(db: Db): Promise<FrameOriginRow[]> {
   return (await db.select().from(frameOrigins).orderBy(asc(frameOrigins.origin))).map(view);
 }
 
-/** Validated exactly as the CLI: HTTPS origins; in staging also `http://localhost[:port]`, `http://127.0.0.1[:port]`. */
-export async function addFrameOriginByStaff(db: Db, actor: AuditActor, value: string): Promise<FrameOriginRow> {
+/**
+ * Validated exactly as the CLI: HTTPS origins; in staging also `http://localhost[:port]`, `http://127.0.0.1[:port]`.
+ * An origin already listed is a conflict for the console; the CLI (`ifListed: "keep"`, idempotent as
+ * decisions §4 `frame-origin add` has always been) gets the listed row, and no audit row is written.
+ */
+export async function addFrameOriginByStaff(
+  db: Db,
+  actor: AuditActor,
+  value: string,
+  options: { ifListed?: "conflict" | "keep" } = {},
+): Promise<FrameOriginRow> {
   const origin = frameOriginOf(value, getConfig().appEnv);
   if (!origin) {
     const also = getConfig().appEnv === "staging" ? " (or http://localhost[:port], http://127.0.0.1[:port] in staging)" : "";
@@ -33,6 +42,10 @@ export async function addFrameOriginByStaff(db: Db, actor: AuditActor, value: st
   }
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(frameOrigins).values({ origin }).onConflictDoNothing().returning();
+    if (!row && options.ifListed === "keep") {
+      const [listed] = await tx.select().from(frameOrigins).where(eq(frameOrigins.origin, origin));
+      if (listed) return view(listed);
+    }
     if (!row) throw errors.conflict(`${origin} is already a frame origin`);
     await recordAudit(tx, actor, { action: "frame_origin.added", subject: { type: "frame_origin", id: row.id }, after: { origin } });
     return view(row);

@@ -1,6 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { renamedKey } from "../../owners/merge/plan";
 import type { Owner } from "../../owners/service";
 import { propertyOwners } from "../../owners/tables";
 import { type CashDeposit, cashDeposits, type Policy, policies } from "../../policies/policies.table";
@@ -29,21 +30,64 @@ export type EnrollmentRecord = {
   cashDeposit: CashDeposit | null;
 };
 
+/** At most this many merges are followed from a link's owner (each doubles the keys looked up). */
+const MAX_MERGES_FOLLOWED = 4;
+
+/**
+ * The slugs of the owners a link's records went through in merges, oldest merge first: the link's
+ * own owner when it was merged, then each survivor that was merged in turn (owners/merge/merge.ts
+ * moves the records of a duplicate's duplicates along with it).
+ */
+async function mergedFromSlugs(db: Tx, slug: string): Promise<string[]> {
+  const rows = await db.execute<{ from_slug: string }>(sql`with recursive chain as (
+      select from_slug, into_slug, 1 as depth from owner_merges where from_slug = ${slug}
+      union all
+      select m.from_slug, m.into_slug, c.depth + 1 from owner_merges m join chain c on m.from_slug = c.into_slug
+      where c.depth < ${MAX_MERGES_FOLLOWED})
+    select from_slug from chain order by depth`);
+  return [...rows].map((row) => row.from_slug);
+}
+
+/**
+ * The keys the link's prospect may have now, the likeliest first: a merge renames a duplicate's
+ * prospect whose key the survivor already holds (`renamedKey`), so each merge the link's records
+ * went through may have added its suffix. A key with the oldest merge's suffix comes first (that
+ * prospect is the duplicate's own; the bare key may be the survivor's namesake).
+ */
+function keysAfterMerges(key: string, fromSlugs: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (let mask = 2 ** fromSlugs.length - 1; mask >= 0; mask--) {
+    keys.push(fromSlugs.reduce((renamed, slug, index) => (mask & (1 << (fromSlugs.length - 1 - index)) ? renamedKey(renamed, slug) : renamed), key));
+  }
+  return keys;
+}
+
 /**
  * The link's enrollment, or undefined when the link is not valid: signature, unknown owner, source
- * or prospect, or an email that is not the prospect's (decisions §10 Links). Reads only.
+ * or prospect, or an email that is not the prospect's (decisions §10 Links). A link issued under an
+ * owner merged since opens under the survivor, where its prospect moved (decisions §15: a merged
+ * duplicate's slug keeps resolving, signature still checked). Reads only.
  */
 export async function loadRecord(db: Tx, params: LinkParams): Promise<EnrollmentRecord | undefined> {
   const link = parseSignedLink(params);
   if (!link) return undefined;
-  const [row] = await db
+  const keys = keysAfterMerges(link.sourceProspectId, await mergedFromSlugs(db, link.ownerSlug));
+  const found = await db
     .select({ prospect: prospects, owner: propertyOwners, source: sources, property: properties, unit: units })
     .from(prospects)
     .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
     .innerJoin(sources, eq(sources.id, prospects.sourceId))
     .leftJoin(properties, eq(properties.id, prospects.propertyId))
     .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(and(eq(propertyOwners.slug, link.ownerSlug), eq(prospects.source, link.source), eq(prospects.sourceProspectId, link.sourceProspectId)));
+    .where(
+      and(
+        // The owner the slug names, or its survivor (as the Partner API resolves it: owners/service.ts findOwnerBySlug).
+        eq(prospects.ownerId, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${link.ownerSlug})`),
+        eq(prospects.source, link.source),
+        keys.length === 1 ? eq(prospects.sourceProspectId, link.sourceProspectId) : inArray(prospects.sourceProspectId, keys),
+      ),
+    );
+  const row = found.sort((a, b) => keys.indexOf(a.prospect.sourceProspectId) - keys.indexOf(b.prospect.sourceProspectId))[0];
   if (!row || (row.prospect.email ?? "").toLowerCase() !== link.email.toLowerCase()) return undefined;
   // The open application first (`created` sorts after `canceled`; at most one open: a unique index), else the newest.
   const [application] = await db

@@ -31,6 +31,8 @@ export function framingTargetOf(pathname: string): FramingTarget | undefined {
 /**
  * The owner's `embedded_frame_ancestors` and every operator frame origin, in one query on the
  * owner's unique slug index (plus the small `frame_origins` table). Undefined for an unknown owner.
+ * A merged duplicate's slug answers its survivor's list: its links open under the survivor
+ * (decisions §15; flow/state.ts `loadRecord`).
  */
 export async function frameAncestorListsOf(tx: Tx, ownerSlug: string): Promise<{ owner: string[]; operator: string[] } | undefined> {
   const [row] = await tx
@@ -39,7 +41,7 @@ export async function frameAncestorListsOf(tx: Tx, ownerSlug: string): Promise<{
       operator: sql<string[]>`coalesce((select json_agg(${frameOrigins.origin}) from ${frameOrigins}), '[]'::json)`,
     })
     .from(propertyOwners)
-    .where(eq(propertyOwners.slug, ownerSlug));
+    .where(eq(propertyOwners.id, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${ownerSlug})`));
   return row ? { owner: row.owner ?? [], operator: row.operator ?? [] } : undefined;
 }
 

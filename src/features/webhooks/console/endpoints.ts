@@ -95,6 +95,8 @@ export async function setEndpointHeadersAsStaff(db: Db, actor: AuditActor, id: s
     const before = await loadEndpoint(tx, id, true);
     if (before.deletedAt) throw errors.notFound(M.endpointNotFound);
     const after = await setStaticHeaders(tx, id, changes);
+    // Nothing set or removed (the CLI's `endpoint headers` without flags only prints them): nothing to record.
+    if (!Object.keys(changes.set ?? {}).length && !(changes.unset ?? []).length) return;
     await recordAudit(tx, actor, {
       action: "endpoints.headers",
       subject: { type: "webhook_endpoint", id },
