@@ -6,9 +6,9 @@ import { consoleRouter } from "./router";
 
 /**
  * The console's side of the one router, over tRPC's own protocol (partner procedures are not served
- * here). `currentUser` is the signed-in staff member (next-auth's session in the app).
+ * here). `currentUser` is the request's signed-in staff member (its next-auth session in the app).
  */
-export function createConsoleApiHandler(currentUser: () => Promise<ConsoleUser | null | undefined>) {
+export function createConsoleApiHandler(currentUser: (req: Request) => Promise<ConsoleUser | null | undefined>) {
   return (req: Request): Promise<Response> =>
     fetchRequestHandler({
       endpoint: "/console/api/trpc",
@@ -16,7 +16,7 @@ export function createConsoleApiHandler(currentUser: () => Promise<ConsoleUser |
       router: consoleRouter,
       createContext: async () => {
         const requestId = crypto.randomUUID();
-        return { db: await getDb(), log: logger().child({ requestId }), requestId, user: (await currentUser()) ?? null };
+        return { db: await getDb(), log: logger().child({ requestId }), requestId, user: (await currentUser(req)) ?? null };
       },
     });
 }

@@ -2,6 +2,7 @@ export * from "../features/audit/audit-log.table";
 // Every table of every feature, for drizzle-kit (the migrations in drizzle/ are generated from it).
 export * from "../features/auth/tables";
 export * from "../features/billing/tables";
+export * from "../features/console/sessions.table";
 export * from "../features/console/users.table";
 export * from "../features/enrollment/applications/applications.table";
 export * from "../features/enrollment/frame-origins.table";

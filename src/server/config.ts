@@ -51,6 +51,7 @@ const Env = z
     SKIP_BUILD: z.enum(["0", "1"]).default("0"),
     SEED_DEMO: z.enum(["0", "1"]).default("1"),
     PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
+    TRUST_PROXY: z.enum(["0", "1"]).default("0"),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -96,6 +97,11 @@ export type Config = {
    * `none` refuses payment until a real processor is configured. Default: `simulated` in staging, `none` in production.
    */
   paymentProcessor: "simulated" | "none";
+  /**
+   * A reverse proxy that appends the client's address to `X-Forwarded-For` stands in front of the web
+   * process; otherwise that header is replaced by the connection's address (console sign-in limits).
+   */
+  trustProxy: boolean;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -132,6 +138,7 @@ export function getConfig(): Config {
     skipBuild: env.SKIP_BUILD === "1",
     seedDemo: env.SEED_DEMO === "1",
     paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
+    trustProxy: env.TRUST_PROXY === "1",
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };

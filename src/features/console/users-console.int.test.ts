@@ -9,6 +9,7 @@ import { unique } from "../../test/factories";
 import { auditLog } from "../audit/audit-log.table";
 import { userOfSession } from "./auth-options";
 import { consoleRouter } from "./router";
+import { startConsoleSession } from "./sessions";
 import { checkCredentials, createUser } from "./users";
 import { users } from "./users.table";
 
@@ -39,8 +40,13 @@ const fieldsOf = (error: unknown) => {
   return known && fieldMessagesOf(known);
 };
 
+/** A session of this user as sign-in starts it (sessions.ts): the claims the next-auth cookie carries. */
+async function sessionOf(id: number) {
+  return { id, sid: await startConsoleSession(await getDb(), id) };
+}
+
 /** The console's real tRPC endpoint, with the session claims the next-auth cookie would carry. */
-async function meWithSession(claims: { id: number; signedInAt?: number }) {
+async function meWithSession(claims: { id: number; sid?: string }) {
   const handler = createConsoleApiHandler(() => userOfSession(claims));
   return handler(new Request("http://localhost/console/api/trpc/me"));
 }
@@ -115,7 +121,7 @@ describe("console users: create, role, disable, password (issue 11 item 5)", () 
     const { user } = await staffUser("account_manager");
     expect((await api.users.setRole({ id: user.id, role: "operator" })).role).toBe("operator");
     expect(await auditOf(user.id)).toMatchObject([{ action: "user.role_changed", before: { role: "account_manager" }, after: { role: "operator" } }]);
-    const me = await meWithSession({ id: user.id, signedInAt: Date.now() });
+    const me = await meWithSession(await sessionOf(user.id));
     expect((await me.json()).result.data.role).toBe("operator");
     await expect(api.users.setRole({ id: 2_000_000_000, role: "operator" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
@@ -123,7 +129,7 @@ describe("console users: create, role, disable, password (issue 11 item 5)", () 
   it("a disabled user cannot sign in and their open session is refused on its next request; enabling restores both", async () => {
     const { api } = await staffUser("operator");
     const { user } = await staffUser("account_manager");
-    const session = { id: user.id, signedInAt: Date.now() };
+    const session = await sessionOf(user.id);
     expect((await meWithSession(session)).status).toBe(200);
 
     const disabled = await api.users.setDisabled({ id: user.id, disabled: true });
@@ -145,7 +151,7 @@ describe("console users: create, role, disable, password (issue 11 item 5)", () 
   it("resets a password: the old one stops working and sessions signed in before the reset are refused", async () => {
     const { api } = await staffUser("operator");
     const { user } = await staffUser("account_manager");
-    const earlier = { id: user.id, signedInAt: Date.now() - 1_000 };
+    const earlier = await sessionOf(user.id);
     const weak = await api.users.resetPassword({ id: user.id, password: "short" }).catch((e) => e);
     expect(fieldsOf(weak)).toEqual({ password: ["Password must be at least 12 characters"] });
     expect(await checkCredentials(await getDb(), user.email, PASSWORD)).not.toBeNull();
@@ -157,7 +163,7 @@ describe("console users: create, role, disable, password (issue 11 item 5)", () 
     expect(await checkCredentials(await getDb(), user.email, next)).toMatchObject({ id: user.id });
     expect((await meWithSession(earlier)).status).toBe(401);
     expect((await meWithSession({ id: user.id })).status).toBe(401);
-    expect((await meWithSession({ id: user.id, signedInAt: Date.now() })).status).toBe(200);
+    expect((await meWithSession(await sessionOf(user.id))).status).toBe(200);
     const rows = await auditOf(user.id);
     expect(rows.map((row) => row.action)).toEqual(["user.password_reset"]);
     expect(JSON.stringify(rows)).not.toContain(next);

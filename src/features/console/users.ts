@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import type { ConsoleUser } from "../../server/trpc/context";
-import { hashPassword, passwordProblem, verifyPassword } from "./passwords";
+import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./passwords";
 import { users } from "./users.table";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -28,7 +28,10 @@ export async function createUser(tx: Tx, input: { email: string; password: strin
   return { user_id: user.id };
 }
 
-/** The user for these credentials, or null; the same answer for an unknown email, a wrong password and a disabled user. */
+/**
+ * The user for these credentials, or null; the same answer for an unknown email, a wrong password and
+ * a disabled user. Sign-ins go through `signInWithPassword` (sign-in.ts), which throttles first.
+ */
 export async function checkCredentials(tx: Tx, email: string, password: string): Promise<ConsoleUser | null> {
   const [user] = await tx.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) {
@@ -36,17 +39,14 @@ export async function checkCredentials(tx: Tx, email: string, password: string):
     return null;
   }
   const valid = await verifyPassword(password, user.passwordHash);
-  return valid && user.disabledAt === null ? { id: user.id, email: user.email, role: user.role } : null;
-}
-
-/**
- * The user a session names, as the database has them now, or null: a session outlives neither its
- * user's disabling nor a password reset after it signed in (`signedInAt`, ms). The role is read
- * here too, so a role change applies on the user's next request, not at their next sign-in.
- */
-export async function activeSessionUser(tx: Tx, session: { id: number; signedInAt?: number }): Promise<ConsoleUser | null> {
-  const [user] = await tx.select().from(users).where(eq(users.id, session.id));
-  if (!user || user.disabledAt !== null) return null;
-  if (user.passwordChangedAt && (session.signedInAt === undefined || session.signedInAt < user.passwordChangedAt.getTime())) return null;
+  if (!valid || user.disabledAt !== null) return null;
+  if (needsRehash(user.passwordHash)) {
+    // A hash made with older parameters is replaced now that the password is known (passwords.ts);
+    // unless a reset changed it meanwhile. Not a password change: open sessions stay valid.
+    await tx
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
+  }
   return { id: user.id, email: user.email, role: user.role };
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
+import { getConfig } from "../config";
 import { errors } from "../errors";
 import { logger } from "../log";
 import { restAnswerOf } from "./error-wire";
@@ -120,9 +121,24 @@ export function gatewayFor(url: string, rules: FastPathRules): GatewayPrefix | u
   return prefix;
 }
 
+/**
+ * The client's address as Next.js's routes read it (`X-Forwarded-For`, whose last entry counts: the
+ * console's sign-in limits, decisions §15): the connection's own address, unless `TRUST_PROXY=1`
+ * says a reverse proxy in front appends it. Next.js keeps a header it is given, so without this a
+ * client could name any address it likes.
+ */
+function setForwardedFor(req: IncomingMessage, trustProxy: boolean): void {
+  const socket = req.socket.remoteAddress;
+  if (trustProxy && req.headers["x-forwarded-for"]) return;
+  if (socket) req.headers["x-forwarded-for"] = socket;
+  else delete req.headers["x-forwarded-for"];
+}
+
 /** The HTTP server: gateway requests to their published handler, the rest to Next.js. */
 export function createFrontServer(next: NextHandler, rules: FastPathRules): http.Server {
+  const { trustProxy } = getConfig();
   return http.createServer((req, res) => {
+    setForwardedFor(req, trustProxy);
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
     (gateway ?? next)(req, res).catch((error: unknown) => {

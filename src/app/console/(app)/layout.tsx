@@ -1,7 +1,8 @@
+import { headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { currentUser } from "@/features/console/auth-options";
+import { consoleUserOf } from "@/features/console/auth-options";
 import { permissionsOf } from "@/features/console/permissions";
 import { ConsoleNav } from "../_ui/nav";
 import { PermissionsProvider } from "../_ui/permissions";
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 /** Every console page is behind sign-in (decisions §1); the navigation shows what the role may do. */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const user = await currentUser();
+  const user = await consoleUserOf(await headers());
   if (!user) redirect("/console/signin");
   return (
     <ConsoleQueryProvider>

@@ -1,12 +1,11 @@
-import NextAuth from "next-auth";
-import { authOptions } from "@/features/console/auth-options";
+import { consoleAuthResponse } from "@/features/console/auth-route";
 
 export const dynamic = "force-dynamic";
 
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 async function handler(req: Request, context: RouteContext): Promise<Response> {
-  return NextAuth(authOptions())(req, { params: await context.params });
+  return consoleAuthResponse(req, (await context.params).nextauth);
 }
 
 export { handler as GET, handler as POST };

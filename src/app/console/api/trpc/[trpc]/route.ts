@@ -1,8 +1,8 @@
 import { createConsoleApiHandler } from "@/composition/console-api";
-import { currentUser } from "@/features/console/auth-options";
+import { consoleUserOf } from "@/features/console/auth-options";
 
 export const dynamic = "force-dynamic";
 
-const handler = createConsoleApiHandler(currentUser);
+const handler = createConsoleApiHandler((req) => consoleUserOf(req.headers));
 
 export { handler as GET, handler as POST };
