@@ -144,10 +144,16 @@ export async function deleteEndpoint(db: Tx, subscriber: Subscriber, id: string)
   });
 }
 
-/** spec Errors: the provider route answers 404 until the subscriber is provisioned; 403 for another client. */
+/**
+ * spec Errors: the provider route answers 404 until the subscriber is provisioned. Another client's
+ * subscription answers that same 404, byte for byte, so a provider code never reveals that it exists
+ * (docs/decisions.md, Hardening: limits).
+ */
 export async function providerSubscriber(tx: Tx, code: string, clientId: string): Promise<Subscriber> {
-  const [provider] = await tx.select().from(providers).where(eq(providers.code, code));
+  const [provider] = await tx
+    .select({ id: providers.id })
+    .from(providers)
+    .where(and(eq(providers.code, code), eq(providers.clientId, clientId)));
   if (!provider) throw errors.notFound(WEBHOOK_MESSAGES.providerNotFound);
-  if (provider.clientId !== clientId) throw errors.forbidden(WEBHOOK_MESSAGES.providerNotYours);
   return { providerId: provider.id, clientId };
 }

@@ -7,7 +7,6 @@ export const WEBHOOK_MESSAGES = {
   endpointNotFound: "Webhook endpoint not found",
   deliveryNotFound: "Webhook delivery not found",
   providerNotFound: "Provider subscription not found",
-  providerNotYours: "Client is not the provider subscription's client",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
   headersInvalid: "Static headers are invalid",

@@ -15,7 +15,8 @@ const BASE: Record<DeliveryScope, string> = {
 
 const REACH: Record<DeliveryScope, string> = {
   owner: "Reaches only endpoints registered under this owner.",
-  provider: "Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber.",
+  provider:
+    "Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.",
 };
 
 const OPERATIONS = {

@@ -67,7 +67,7 @@ export function endpointMeta(scope: "owner" | "provider", verb: "create" | "list
       description:
         scope === "owner"
           ? "Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record."
-          : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber; endpoints registered on owner routes answer 404 here.",
+          : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.",
     },
     inputErrors: invalid,
     responses: { created: table.created, errors: table.errors },
