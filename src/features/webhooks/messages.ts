@@ -6,6 +6,8 @@ export const WEBHOOK_MESSAGES = {
   noEvents: "must list at least one event",
   endpointNotFound: "Webhook endpoint not found",
   deliveryNotFound: "Webhook delivery not found",
+  tooManyOwnerEndpoints: (max: number) => `Limit reached: at most ${max} webhook endpoints per owner for each client`,
+  tooManyProviderEndpoints: (max: number) => `Limit reached: at most ${max} webhook endpoints per provider subscription`,
   providerNotFound: "Provider subscription not found",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
