@@ -9,6 +9,7 @@ export const WEBHOOK_MESSAGES = {
   tooManyOwnerEndpoints: (max: number) => `Limit reached: at most ${max} webhook endpoints per owner for each client`,
   tooManyProviderEndpoints: (max: number) => `Limit reached: at most ${max} webhook endpoints per provider subscription`,
   providerNotFound: "Provider subscription not found",
+  replayTooSoon: "A delivered delivery can be retried at most once a minute",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
   headersInvalid: "Static headers are invalid",
