@@ -1,26 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { GET as openApiRoute } from "../../app/api/openapi.json/route";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
 import { MAX_COVERAGE_MULTIPLIER } from "../roster/api/properties.types";
 import { PROSPECT_MESSAGES } from "./messages";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
-
-/** The largest `monthly_rent_cents` the Partner API documents for a prospect write. */
-async function largestDocumentedRent(): Promise<number> {
-  const doc = await openApiRoute().json();
-  const found: number[] = [];
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "monthly_rent_cents") found.push(...Array.from(JSON.stringify(value).matchAll(/"maximum":(\d+)/g), (match) => Number(match[1])));
-      walk(value);
-    }
-  };
-  walk(doc.paths["/partners/{owner_slug}/prospects"].post.requestBody);
-  expect(new Set(found).size).toBe(1);
-  return found[0];
-}
+import { largestDocumentedRent } from "./rent-bound-test-helpers";
 
 const guarantee = (source: string, id: string, rent: number) => {
   const { deposit_amount_cents: _deposit, ...body } = completeProspect(source, id, { guarantor_coverage: true, monthly_rent_cents: rent, yearly_income: 1e9 });
