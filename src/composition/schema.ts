@@ -24,4 +24,5 @@ export * from "../features/roster/address-history.table";
 export * from "../features/roster/tables";
 export * from "../features/webhooks/console/bulk-retries.table";
 export * from "../features/webhooks/providers.table";
+export * from "../features/webhooks/replays.table";
 export * from "../features/webhooks/tables";

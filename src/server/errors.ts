@@ -30,6 +30,8 @@ export const STATUS_OF_KIND = {
   unsupported_media_type: 415,
   /** Validation failure with field errors (422). */
   invalid: 422,
+  /** Too many requests of one kind; the answer says when to try again (`Retry-After`). */
+  too_many_requests: 429,
   /** Temporarily unable to serve; the caller should retry. */
   unavailable: 503,
   internal: 500,
@@ -45,6 +47,8 @@ type AppErrorOptions = {
   resource?: string;
   /** For `oauth_invalid`: the OAuth error code. */
   oauthCode?: string;
+  /** For `too_many_requests`: whole seconds until the request may succeed (`Retry-After`). */
+  retryAfterSeconds?: number;
   cause?: unknown;
 };
 
@@ -54,6 +58,7 @@ export class AppError extends Error {
   readonly nested?: Record<string, FieldErrors>;
   readonly resource?: string;
   readonly oauthCode?: string;
+  readonly retryAfterSeconds?: number;
 
   constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -63,6 +68,7 @@ export class AppError extends Error {
     this.nested = options.nested;
     this.resource = options.resource;
     this.oauthCode = options.oauthCode;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {
@@ -103,6 +109,9 @@ export const errors = {
     new AppError("invalid", error, { resource, nested: { [field]: itemErrors } }),
   /** An operator's invalid command or input (CLI, console), one field or none. */
   invalid: (message: string, field?: string) => new AppError("invalid", message, { fields: field ? { [field]: [message] } : undefined }),
+  /** 429 with `Retry-After: <seconds>` on the wire. */
+  tooManyRequests: (why: string, retryAfterSeconds: number) =>
+    new AppError("too_many_requests", why, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) }),
   unavailable: (why: string) => new AppError("unavailable", why),
   internal: (cause?: unknown) => new AppError("internal", GATEWAY_MESSAGES.internal, { cause }),
 };
@@ -116,6 +125,7 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
   503: "SERVICE_UNAVAILABLE",
 };
 

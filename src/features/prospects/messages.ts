@@ -8,6 +8,7 @@ export const PROSPECT_MESSAGES = {
   unknownSource: "is not a source configured for this client",
   taken: "has already been taken",
   notFound: "Prospect not found",
+  rentTooLarge: (max: number) => `must be at most ${max}`,
   propertyNotCreated: "could not be created",
   /** An operator-facing failure of the eligibility job (the job's last error); the prospect ends `error`. */
   coverageRuleGivesNoAmount: "The coverage rule of the prospect's building or unit gives no amount",

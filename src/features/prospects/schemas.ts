@@ -15,6 +15,14 @@ const text = (max: number) => z.string().trim().max(max).nullish();
 const cents = z.number().int().min(0).max(1_000_000_000).nullish();
 
 /**
+ * The largest monthly rent accepted: rent × the largest coverage multiplier (100) stays a whole
+ * number of cents every amount column holds (PostgreSQL `integer`), so no accepted rent can make
+ * a coverage, a premium or a payment unstorable later, whatever multiplier the building takes
+ * (docs/decisions.md, Hardening: limits).
+ */
+export const MAX_MONTHLY_RENT_CENTS = 20_000_000;
+
+/**
  * A nested property or unit: a reference `{external_system_id}` or a full roster item (spec Prospect
  * rules 5). A full item is validated by the roster when it has to be created, so its failure comes
  * back as that item's field errors.
@@ -55,7 +63,13 @@ export const prospectFields = z
     birthdate: isoDate.nullish(),
     lease_start_date: isoDate.nullish(),
     lease_end_date: isoDate.nullish(),
-    monthly_rent_cents: cents,
+    monthly_rent_cents: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_MONTHLY_RENT_CENTS, PROSPECT_MESSAGES.rentTooLarge(MAX_MONTHLY_RENT_CENTS))
+      .nullish()
+      .meta({ description: `At most ${MAX_MONTHLY_RENT_CENTS} ($200,000 a month)` }),
     deposit_amount_cents: cents.meta({ description: "For a guarantor-coverage prospect, only a cash deposit actually given" }),
     guarantor_coverage: z.boolean().nullish().meta({ description: "Default false; true selects the guarantee product" }),
     screening_result: text(50).meta({ example: "approved" }),

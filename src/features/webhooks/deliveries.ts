@@ -4,6 +4,7 @@ import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { findEndpoint, type Subscriber } from "./endpoints";
 import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
+import { webhookDeliveryReplays } from "./replays.table";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
 
 type Row = WebhookDelivery;
@@ -102,8 +103,39 @@ export async function retryDelivery(db: Tx, subscriber: Subscriber, endpointId: 
   return db.transaction(async (tx) => {
     await findEndpoint(tx, subscriber, endpointId);
     const row = await findDelivery(tx, endpointId, id);
-    return retryFoundDelivery(tx, row.delivery);
+    const delivery = row.delivery.status === "delivered" ? await claimReplay(tx, id) : row.delivery;
+    return retryFoundDelivery(tx, delivery);
   });
+}
+
+/** decisions §15: a `delivered` delivery is replayed through the Partner API at most once a minute. */
+export const REPLAY_INTERVAL_SECONDS = 60;
+
+/**
+ * Records the replay of a delivered delivery, or refuses it with 429 and the seconds left. The mark
+ * lives in PostgreSQL (`webhook_delivery_replays`), so every web process sees it. The delivery's row
+ * is locked first, so of two concurrent retries one replays and the other then finds it scheduled
+ * (409). Answers the delivery as it now stands. The console's retry is not limited (operators).
+ */
+async function claimReplay(tx: Tx, id: string): Promise<WebhookDelivery> {
+  const [delivery] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).for("no key update");
+  if (delivery.status !== "delivered") return delivery; // retried meanwhile: retryFoundDelivery decides
+  const replays = webhookDeliveryReplays;
+  const claimed = await tx
+    .insert(replays)
+    .values({ deliveryId: id, replayedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: replays.deliveryId,
+      set: { replayedAt: sql`now()` },
+      setWhere: sql`${replays.replayedAt} <= now() - make_interval(secs => ${REPLAY_INTERVAL_SECONDS})`,
+    })
+    .returning({ id: replays.deliveryId });
+  if (claimed.length) return delivery;
+  const [last] = await tx
+    .select({ wait: sql<number>`ceil(extract(epoch from ${replays.replayedAt} + make_interval(secs => ${REPLAY_INTERVAL_SECONDS}) - now()))::int` })
+    .from(replays)
+    .where(eq(replays.deliveryId, id));
+  throw errors.tooManyRequests(WEBHOOK_MESSAGES.replayTooSoon, last.wait);
 }
 
 /**

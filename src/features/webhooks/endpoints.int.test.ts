@@ -79,7 +79,7 @@ describe("webhook endpoints, owner routes (spec Webhook endpoint, decisions §7)
 });
 
 describe("webhook endpoints, provider routes (spec Delivery mechanics 6)", () => {
-  it("answers 404 until provisioned, 403 to another client, and keeps owner and provider endpoints apart", async () => {
+  it("answers 404 until provisioned and to another client, and keeps owner and provider endpoints apart", async () => {
     const { base, token, client } = await webhookPartner();
     const code = unique("prov");
     const path = `/api/partners/providers/${code}/webhooks/endpoints`;
@@ -88,7 +88,10 @@ describe("webhook endpoints, provider routes (spec Delivery mechanics 6)", () =>
     expect((await call("POST", path, { token, body })).status).toBe(404);
     await createProvider(await getDb(), { code, clientId: client.clientId });
     const other = await newClient();
-    expect((await call("GET", path, { token: await other.token() })).status).toBe(403);
+    expect(await call("GET", path, { token: await other.token() })).toMatchObject({
+      status: 404,
+      body: { status_code: 404, error: WEBHOOK_MESSAGES.providerNotFound },
+    });
     const created = await call<{ endpoint: { id: string } }>("POST", path, { token, body });
     expect(created.status).toBe(201);
     const providerEndpoint = created.body.endpoint.id;

@@ -68,22 +68,44 @@ const subscriberCondition = (subscriber: Subscriber) =>
     eq(webhookEndpoints.clientId, subscriber.clientId),
   );
 
-/** spec Delivery mechanics 6: the first endpoint of an owner-scoped route creates the owner's subscriber. */
-export async function createEndpoint(tx: Tx, subscriber: Subscriber, fields: EndpointFields): Promise<WebhookEndpoint> {
+/** decisions §15: the endpoints one subscriber may hold (deleted ones do not count). */
+export const MAX_ENDPOINTS_PER_SUBSCRIBER = 50;
+
+const ENDPOINT_CAP_LOCK_SPACE = 7_420_300;
+
+/**
+ * spec Delivery mechanics 6: the first endpoint of an owner-scoped route creates the owner's
+ * subscriber. decisions §15: at most 50 endpoints per owner (those one client registered under it:
+ * docs/decisions.md, Hardening: limits) and 50 per provider subscription. The count and the insert
+ * run under the subscriber's lock, so concurrent creates never pass the cap.
+ */
+export async function createEndpoint(db: Tx, subscriber: Subscriber, fields: EndpointFields): Promise<WebhookEndpoint> {
   await validate(fields, true);
-  const [endpoint] = await tx
-    .insert(webhookEndpoints)
-    .values({
-      id: `we_${randomToken(12)}`,
-      ...("ownerId" in subscriber ? { ownerId: subscriber.ownerId } : { providerId: subscriber.providerId }),
-      clientId: subscriber.clientId,
-      name: fields.name as string,
-      destinationUrl: fields.destination_url as string,
-      events: [...new Set(fields.events)],
-      status: fields.status ?? "active",
-    })
-    .returning();
-  return endpoint;
+  return db.transaction(async (tx) => {
+    const key = "ownerId" in subscriber ? `owner:${subscriber.ownerId}:${subscriber.clientId}` : `provider:${subscriber.providerId}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(${ENDPOINT_CAP_LOCK_SPACE}, hashtext(${key}))`);
+    const [{ held }] = await tx
+      .select({ held: sql<number>`count(*)::int` })
+      .from(webhookEndpoints)
+      .where(and(subscriberCondition(subscriber), isNull(webhookEndpoints.deletedAt)));
+    if (held >= MAX_ENDPOINTS_PER_SUBSCRIBER) {
+      const limit = "ownerId" in subscriber ? WEBHOOK_MESSAGES.tooManyOwnerEndpoints : WEBHOOK_MESSAGES.tooManyProviderEndpoints;
+      throw errors.invalidFields(limit(MAX_ENDPOINTS_PER_SUBSCRIBER), {});
+    }
+    const [endpoint] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: `we_${randomToken(12)}`,
+        ...("ownerId" in subscriber ? { ownerId: subscriber.ownerId } : { providerId: subscriber.providerId }),
+        clientId: subscriber.clientId,
+        name: fields.name as string,
+        destinationUrl: fields.destination_url as string,
+        events: [...new Set(fields.events)],
+        status: fields.status ?? "active",
+      })
+      .returning();
+    return endpoint;
+  });
 }
 
 export async function listEndpoints(tx: Tx, subscriber: Subscriber): Promise<WebhookEndpoint[]> {
@@ -144,10 +166,16 @@ export async function deleteEndpoint(db: Tx, subscriber: Subscriber, id: string)
   });
 }
 
-/** spec Errors: the provider route answers 404 until the subscriber is provisioned; 403 for another client. */
+/**
+ * spec Errors: the provider route answers 404 until the subscriber is provisioned. Another client's
+ * subscription answers that same 404, byte for byte, so a provider code never reveals that it exists
+ * (docs/decisions.md, Hardening: limits).
+ */
 export async function providerSubscriber(tx: Tx, code: string, clientId: string): Promise<Subscriber> {
-  const [provider] = await tx.select().from(providers).where(eq(providers.code, code));
+  const [provider] = await tx
+    .select({ id: providers.id })
+    .from(providers)
+    .where(and(eq(providers.code, code), eq(providers.clientId, clientId)));
   if (!provider) throw errors.notFound(WEBHOOK_MESSAGES.providerNotFound);
-  if (provider.clientId !== clientId) throw errors.forbidden(WEBHOOK_MESSAGES.providerNotYours);
   return { providerId: provider.id, clientId };
 }

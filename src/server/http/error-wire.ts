@@ -97,13 +97,20 @@ const WIRE: Record<ErrorKind, WireKind> = {
     schema: plainSchema(415, GATEWAY_MESSAGES.mediaType),
   },
   invalid: { routes: ["api"], description: "Validation failure", body: invalidBody, schema: invalidSchema },
+  too_many_requests: {
+    routes: ["api"],
+    description: "Too many requests; `Retry-After` gives the seconds to wait",
+    body: plain,
+    schema: plainSchema(429, "A delivered delivery can be retried at most once a minute"),
+  },
   unavailable: { routes: ["api", "token"], description: "Temporarily unavailable; retry later", body: plain, schema: plainSchema(503, "Try again shortly") },
   internal: { routes: ["api", "token"], description: "Internal error", body: plain, schema: plainSchema(500, GATEWAY_MESSAGES.internal) },
 };
 
-/** The answer to a failed REST request. */
-export function restAnswerOf(error: AppError): { status: number; body: Json } {
-  return { status: error.status, body: WIRE[error.kind].body(error) };
+/** The answer to a failed REST request, with the headers it needs (`Retry-After`). */
+export function restAnswerOf(error: AppError): { status: number; body: Json; headers?: Record<string, string> } {
+  const headers = error.retryAfterSeconds === undefined ? undefined : { "retry-after": String(error.retryAfterSeconds) };
+  return { status: error.status, body: WIRE[error.kind].body(error), ...(headers ? { headers } : {}) };
 }
 
 /** spec Errors, Body shapes: the resource-keyed 422 (prospects, move-outs) or the field-keyed one (onboarding). */
@@ -145,6 +152,9 @@ export function openApiErrorResponse(status: number, inputErrors: InputErrorStyl
   const schemas = kinds.map((kind) => WIRE[kind].schema(inputErrors));
   return {
     description: kinds.map((kind) => WIRE[kind].description).join("; or "),
+    ...(kinds.includes("too_many_requests")
+      ? { headers: { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } } } }
+      : {}),
     content: { "application/json": { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } } },
   };
 }

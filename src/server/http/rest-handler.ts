@@ -114,7 +114,7 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
       headers: request.headers,
       rawBody: "",
     };
-    let answer: { status: number; body: string | null };
+    let answer: { status: number; body: string | null; headers?: Record<string, string> };
     try {
       const body = await innerBody(request, state);
       const adapted = await new Promise<{ status: number; body: string | undefined }>((resolve) => {
@@ -153,6 +153,7 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
         "content-type": "application/json",
         "x-request-id": state.requestId,
         "cache-control": "no-store",
+        ...answer.headers,
       },
       body: answer.body,
     };
@@ -318,9 +319,9 @@ function answerFor(error: Error & { code?: string }, meta: Meta | undefined, sta
   }
 }
 
-function errorAnswer(error: AppError): { status: number; body: string } {
+function errorAnswer(error: AppError): { status: number; body: string; headers?: Record<string, string> } {
   const answer = restAnswerOf(error);
-  return { status: answer.status, body: JSON.stringify(answer.body) };
+  return { status: answer.status, body: JSON.stringify(answer.body), ...(answer.headers ? { headers: answer.headers } : {}) };
 }
 
 function validRequestId(value: string | null): string | undefined {

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { collectionMeta, collectionOutput } from "./collection.types";
 
+/** The largest coverage multiplier a property or unit may carry (prospects bound the rent by it). */
+export const MAX_COVERAGE_MULTIPLIER = 100;
+
 export const coverage = z
   .object({
     type: z.literal("multiplier"),
-    value: z.number().positive().max(100).meta({ description: "Times monthly rent", example: 1.5 }),
+    value: z.number().positive().max(MAX_COVERAGE_MULTIPLIER).meta({ description: "Times monthly rent", example: 1.5 }),
   })
   .strict()
   .meta({ description: "Coverage rule; default 1 times monthly rent" });

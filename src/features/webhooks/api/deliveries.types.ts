@@ -15,7 +15,8 @@ const BASE: Record<DeliveryScope, string> = {
 
 const REACH: Record<DeliveryScope, string> = {
   owner: "Reaches only endpoints registered under this owner.",
-  provider: "Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber.",
+  provider:
+    "Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.",
 };
 
 const OPERATIONS = {
@@ -38,8 +39,9 @@ const OPERATIONS = {
     method: "POST" as const,
     path: "/{id}/retry",
     summary: "Retry a delivery",
-    description: "Re-enqueues a failed delivery with a fresh schedule, or replays a delivered one with the same delivery id. 409 while it is still scheduled.",
-    errors: [401, 403, 404, 409],
+    description:
+      "Re-enqueues a failed delivery with a fresh schedule, or replays a delivered one with the same delivery id. 409 while it is still scheduled. A delivered delivery is replayed at most once a minute: 429 with `Retry-After` (seconds) before then.",
+    errors: [401, 403, 404, 409, 429],
   },
 };
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Meta } from "../../../server/trpc/init";
 import { EVENT_NAMES } from "../catalog";
+import { MAX_ENDPOINTS_PER_SUBSCRIBER } from "../endpoints";
 import { WEBHOOK_MESSAGES } from "../messages";
 import { ENDPOINT_STATUSES } from "../tables";
 
@@ -65,9 +66,12 @@ export function endpointMeta(scope: "owner" | "provider", verb: "create" | "list
       tags: ["Webhooks"],
       summary: table.summary,
       description:
-        scope === "owner"
+        (scope === "owner"
           ? "Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record."
-          : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber; endpoints registered on owner routes answer 404 here.",
+          : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.") +
+        (verb === "create"
+          ? ` At most ${MAX_ENDPOINTS_PER_SUBSCRIBER} endpoints ${scope === "owner" ? "per owner for each client" : "per provider subscription"} (removed ones do not count): 422 beyond.`
+          : ""),
     },
     inputErrors: invalid,
     responses: { created: table.created, errors: table.errors },
