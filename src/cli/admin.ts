@@ -28,6 +28,7 @@ import { migrateDatabase } from "../server/db/migrate";
 import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
 import { decryptSecret } from "../server/secrets";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
+import { MASTER_KEY_COMMANDS } from "./admin-master-key";
 
 /**
  * Operator CLI (decisions §4): `npm run admin -- <command> [flags]` prints one JSON object on stdout;
@@ -256,6 +257,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...BILLING_COMMANDS,
+  ...MASTER_KEY_COMMANDS,
 };
 
 /** The CLI's rendering of the one error model: the message, then each field's messages. */
