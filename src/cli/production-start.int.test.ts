@@ -37,18 +37,27 @@ function productionEnv(overrides: Record<string, string | undefined>): { env: No
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-/** Runs a process to its end (killed after `timeoutMs`: a start that was not refused keeps going). */
-function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 40_000): Promise<Run> {
+/**
+ * Runs a process to its end (killed after `timeoutMs`: a start that was not refused keeps going);
+ * with `stopWhen`, sent SIGTERM once its standard output says so (a long-running process that started).
+ */
+function run(args: string[], env: NodeJS.ProcessEnv, options: { timeoutMs?: number; stopWhen?: string } = {}): Promise<Run> {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   let stdout = "";
   let stderr = "";
+  let stopping = false;
   child.stdout.on("data", (chunk) => {
     stdout += chunk;
+    // A moment after the line, so the process has set up its own shutdown; one signal only.
+    if (!stopping && options.stopWhen && stdout.includes(options.stopWhen)) {
+      stopping = true;
+      setTimeout(() => child.kill("SIGTERM"), 1000);
+    }
   });
   child.stderr.on("data", (chunk) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 40_000);
   return new Promise((resolve) =>
     child.once("close", (code) => {
       clearTimeout(timer);
@@ -124,6 +133,16 @@ describe("npm start in production refuses what it would otherwise invent (decisi
     expect(await counts()).toEqual(before);
     const printed = result.stdout + result.stderr;
     for (const secret of ["client_secret", "password=", MASTER_KEY, AUTH_SECRET]) expect(printed).not.toContain(secret);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it("with valid keys the worker process starts and stops, writing no key file", async () => {
+    const { env, dataDir } = productionEnv({});
+    const result = await run(["scripts/worker.ts"], env, { stopWhen: '"msg":"worker started"' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("worker started");
+    for (const secret of [MASTER_KEY, AUTH_SECRET]) expect(result.stdout + result.stderr).not.toContain(secret);
     expect(fs.readdirSync(dataDir)).toEqual([]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
