@@ -4,7 +4,9 @@ import { getTableName, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { SEALED_COLUMNS } from "../composition/sealed-columns";
 import { resetSigningKey } from "../features/auth/tokens";
+import { parseSignedLink } from "../features/enrollment/flow/link";
 import { mergeOwners } from "../features/owners/merge/merge";
+import { enrollmentUrl } from "../features/prospects/enrollment-links";
 import { completeProspect, prospectPartner } from "../features/prospects/prospect-test-helpers";
 import { createProvider } from "../features/webhooks/providers";
 import { rotateOwnerSecret } from "../features/webhooks/secrets";
@@ -81,6 +83,17 @@ describe("master-key rotate", () => {
     const [, , ...rest] = (first as { secret_encrypted: string }).secret_encrypted.split(":");
     await db.execute(sql`update api_clients set secret_encrypted = ${["v1", ...rest].join(":")} where id = ${client.clientId}`);
 
+    // An enrollment link as a renter received it before the rotation.
+    const linkParts = { flow: "embedded" as const, ownerSlug: owner.slug, source, sourceProspectId: "renter-1", email: "rita@example.com" };
+    const link = {
+      flow: "embedded",
+      owner: owner.slug,
+      source,
+      id: "renter-1",
+      email: "rita@example.com",
+      sig: new URL(enrollmentUrl(linkParts)).searchParams.get("sig") ?? "",
+    };
+
     const before = await sealedValues();
     const plain = new Map(before.map((value) => [`${value.name}#${value.id}`, decryptSecret(value.sealed)]));
     const expected: Record<string, number> = {};
@@ -93,6 +106,7 @@ describe("master-key rotate", () => {
     useKeys(keyB, keyA);
     for (const value of await sealedValues()) expect(decryptSecret(value.sealed)).toBe(plain.get(`${value.name}#${value.id}`));
     expect((await call("GET", `/api/partners/${owner.slug}/webhooks/endpoints`, { token })).status).toBe(200);
+    expect(parseSignedLink(link)).toBeDefined();
     const shown = await admin("owner", "secret", "--owner", owner.slug);
     expect(shown.code, shown.err).toBe(0);
 
@@ -113,5 +127,7 @@ describe("master-key rotate", () => {
       expect(value.sealed.startsWith(currentSealPrefix())).toBe(true);
       expect(decryptSecret(value.sealed)).toBe(plain.get(`${value.name}#${value.id}`));
     }
+    // Links are signed, not stored: one signed under the removed key no longer opens (docs/operations.md).
+    expect(parseSignedLink(link)).toBeUndefined();
   }, 90_000);
 });
