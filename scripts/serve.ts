@@ -2,6 +2,7 @@ import path from "node:path";
 import { getConfig } from "../src/server/config";
 import { createFrontServer, fastPathRulesOf } from "../src/server/http/front-server";
 import { logger } from "../src/server/log";
+import { refuseUnsafeStart } from "../src/server/start-check";
 
 /**
  * The web process (`npm start` spawns it once the build is current): the built Next.js app behind
@@ -9,6 +10,7 @@ import { logger } from "../src/server/log";
  * their route's handler. Next.js's start hook (src/instrumentation.ts) still migrates and starts
  * the inline worker, and stops it on SIGINT/SIGTERM.
  */
+refuseUnsafeStart();
 // As `next start` does: the production build, whatever the caller's environment said.
 (process.env as Record<string, string>).NODE_ENV = "production";
 const { default: next } = await import("next");

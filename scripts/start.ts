@@ -1,16 +1,18 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { seedDemo } from "../src/cli/demo-seed";
 import { startBanner } from "../src/cli/start-banner";
+import { prepareStart } from "../src/cli/start-sequence";
 import { getConfig } from "../src/server/config";
-import { closeDb, databaseUrl, getDb } from "../src/server/db/client";
-import { migrateDatabase } from "../src/server/db/migrate";
+import { closeDb } from "../src/server/db/client";
+import { refuseUnsafeStart } from "../src/server/start-check";
 
 /**
- * `npm start`: builds when sources changed, starts the database (embedded unless DATABASE_URL is
- * set), migrates, seeds the demo, serves on PORT and prints how to use it. Ctrl-C stops everything.
+ * `npm start`: refuses an unsafe configuration (decisions §14), builds when sources changed, starts
+ * the database (embedded unless DATABASE_URL is set), migrates, seeds the demo (staging), serves on
+ * PORT and prints how to use it. Ctrl-C stops everything.
  */
+refuseUnsafeStart();
 const config = getConfig();
 const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
 
@@ -20,9 +22,7 @@ if (!config.skipBuild && needsBuild()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const url = await databaseUrl();
-await migrateDatabase(url);
-const demo = config.seedDemo ? await seedDemo(await getDb(), config.dataDir) : undefined;
+const { url, demo } = await prepareStart(config);
 
 // The web process (and its inline worker) use the database this process started.
 // The web process: the built app behind the front server (scripts/serve.ts), on PORT.
@@ -45,7 +45,7 @@ server.on("exit", async (code) => {
 });
 
 await waitUntilHealthy(`http://127.0.0.1:${config.port}/healthz`);
-if (demo) process.stdout.write(startBanner(config, demo));
+process.stdout.write(startBanner(config, demo));
 
 function needsBuild(): boolean {
   const buildId = path.join(".next", "BUILD_ID");

@@ -4,8 +4,12 @@ import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
 import { startWorker, stopWorker } from "../src/server/jobs/worker";
+import { rootSecrets } from "../src/server/secrets";
+import { refuseUnsafeStart } from "../src/server/start-check";
 
 /** `npm run worker`: a separate worker process (WORKER=off on the web side); several may run. */
+refuseUnsafeStart();
+rootSecrets();
 const url = await databaseUrl();
 await migrateDatabase(url);
 await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: getConfig().workerConcurrency });

@@ -27,6 +27,7 @@ import { closeDb, type Db, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
 import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
+import { MASTER_KEY_COMMANDS } from "./admin-master-key";
 import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError } from "./usage";
 
 /**
@@ -295,6 +296,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...BILLING_COMMANDS,
+  ...MASTER_KEY_COMMANDS,
 };
 
 /** The CLI's rendering of the one error model: the message, then each field's messages. */

@@ -45,6 +45,8 @@ const DEMO_EMAIL = "operator@demo.local";
  */
 export async function seedDemo(db: Db, dataDir: string): Promise<DemoCredentials> {
   const config = getConfig();
+  // decisions §14: production is never seeded, whoever calls (start-check.ts refuses SEED_DEMO=1 before this).
+  if (config.appEnv === "production") throw errors.forbidden("The demo is never seeded in production");
   const file = path.join(dataDir, "demo.json");
   const saved: Partner | undefined = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
   const demo = await db.transaction(async (tx) => {

@@ -37,13 +37,24 @@ export function demoProspectPayload(demo: Pick<DemoCredentials, "source" | "prop
   };
 }
 
-/** What `npm start` prints once the service is healthy: where things are, the demo credentials, and a first call. */
+/**
+ * What `npm start` prints once the service is healthy: where things are, and with a seeded demo
+ * (staging) its credentials and a first call. Without one (production: decisions §14, nothing secret
+ * is ever printed) only the addresses and how the first console user is made.
+ */
 export function startBanner(
   config: Pick<Config, "publicBaseUrl" | "partnerBaseUrl"> & Partial<Pick<Config, "enrollmentBaseUrl" | "appEnv">>,
-  demo: DemoCredentials,
+  demo: DemoCredentials | undefined,
   now = new Date(),
 ): string {
   const api = config.partnerBaseUrl;
+  if (!demo)
+    return `
+Partner Integration Service is running at ${config.publicBaseUrl}
+  Partner API     ${api}   reference: ${api}/docs
+  Console         ${config.publicBaseUrl}/console   (no demo seeded; first user: npm run admin -- user create --email E --password P --role operator)
+Press Ctrl-C to stop.
+`;
   // decisions §13: the demo page (staging only), on another origin than the links where one is known.
   const plan = framingPlan(config.publicBaseUrl, config.enrollmentBaseUrl ?? `${config.publicBaseUrl}/enroll`);
   const demoPage =

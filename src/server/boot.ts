@@ -4,6 +4,8 @@ import { migrateDatabase } from "./db/migrate";
 import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
 import { logger } from "./log";
+import { rootSecrets } from "./secrets";
+import { refuseUnsafeStart } from "./start-check";
 
 const BOOTED = Symbol.for("pis.booted");
 
@@ -15,6 +17,9 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   const globals = globalThis as unknown as Record<symbol, boolean>;
   if (globals[BOOTED]) return;
   globals[BOOTED] = true;
+  // `next start` or `next dev` without scripts/start.ts: the same refusals (decisions §14).
+  refuseUnsafeStart();
+  rootSecrets();
   const config = getConfig();
   // next-auth v4 builds its URLs from NEXTAUTH_URL (stack notes): the console's auth routes.
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;

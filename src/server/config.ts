@@ -18,6 +18,7 @@ const Env = z
     WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     MASTER_KEY: z.string().optional(),
+    MASTER_KEY_PREVIOUS: z.string().optional(),
     AUTH_SECRET: z.string().optional(),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
     WORKER_STALE_LOCK_SECONDS: z.coerce.number().positive().default(60),
@@ -49,7 +50,7 @@ const Env = z
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     DB_PREPARE: z.enum(["0", "1"]).default("1"),
     SKIP_BUILD: z.enum(["0", "1"]).default("0"),
-    SEED_DEMO: z.enum(["0", "1"]).default("1"),
+    SEED_DEMO: z.enum(["0", "1"]).optional(),
     PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
     TRUST_PROXY: z.enum(["0", "1"]).default("0"),
   })
@@ -72,6 +73,8 @@ export type Config = {
   allowPrivateWebhookDestinations: boolean;
   logLevel: z.infer<typeof Env>["LOG_LEVEL"];
   masterKey: string | undefined;
+  /** The key being rotated away from: read, never written (docs/decisions.md, Hardening: production start). */
+  previousMasterKey: string | undefined;
   authSecret: string | undefined;
   /** Jobs run at once per worker process. */
   workerConcurrency: number;
@@ -90,7 +93,7 @@ export type Config = {
   dbPrepare: boolean;
   /** `npm start` skips `next build` even when sources changed. */
   skipBuild: boolean;
-  /** `npm start` seeds the demo partner, owner and console user. */
+  /** `npm start` seeds the demo partner, owner and console user (staging's default; refused in production, decisions §14). */
   seedDemo: boolean;
   /**
    * Payments (decisions §10): `simulated` records charges and never contacts anything (staging only);
@@ -126,6 +129,7 @@ export function getConfig(): Config {
     allowPrivateWebhookDestinations: env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS === "1",
     logLevel: env.LOG_LEVEL,
     masterKey: env.MASTER_KEY,
+    previousMasterKey: env.MASTER_KEY_PREVIOUS || undefined,
     authSecret: env.AUTH_SECRET,
     workerConcurrency: env.WORKER_CONCURRENCY,
     workerStaleLockSeconds: env.WORKER_STALE_LOCK_SECONDS,
@@ -136,7 +140,7 @@ export function getConfig(): Config {
     dbPoolSize: env.DB_POOL_SIZE,
     dbPrepare: env.DB_PREPARE === "1",
     skipBuild: env.SKIP_BUILD === "1",
-    seedDemo: env.SEED_DEMO === "1",
+    seedDemo: (env.SEED_DEMO ?? (env.APP_ENV === "production" ? "0" : "1")) === "1",
     paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
     trustProxy: env.TRUST_PROXY === "1",
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getConfig } from "../../server/config";
-import { derivedKey, randomToken } from "../../server/secrets";
+import { derivedKey, previousDerivedKey, randomToken } from "../../server/secrets";
 import { TtlCache } from "../../server/ttl-cache";
 import type { Gateway, Scope } from "./scopes";
 
@@ -13,22 +13,35 @@ const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 
 type SigningKey = { kid: string; privateKey: KeyObject; publicKey: KeyObject };
 let signingKey: SigningKey | undefined;
+let previousKey: SigningKey | null | undefined;
 
 /**
  * The EdDSA key is derived from the master key, so it persists with it (DATA_DIR or MASTER_KEY) and
  * every process of a deployment signs and verifies alike without sharing a key file.
  */
 function key(): SigningKey {
-  if (!signingKey) {
-    const seed = derivedKey("jwt-signing-ed25519-v1");
-    const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
-    signingKey = { kid: derivedKey("jwt-kid-v1", 8).toString("hex"), privateKey, publicKey: createPublicKey(privateKey) };
-  }
+  signingKey ??= signingKeyOf(derivedKey("jwt-signing-ed25519-v1"), derivedKey("jwt-kid-v1", 8));
   return signingKey;
+}
+
+/** During a master key rotation, tokens signed under `MASTER_KEY_PREVIOUS` verify until they expire. */
+function previousSigningKey(): SigningKey | undefined {
+  if (previousKey === undefined) {
+    const seed = previousDerivedKey("jwt-signing-ed25519-v1");
+    const kid = previousDerivedKey("jwt-kid-v1", 8);
+    previousKey = seed && kid ? signingKeyOf(seed, kid) : null;
+  }
+  return previousKey ?? undefined;
+}
+
+function signingKeyOf(seed: Buffer, kid: Buffer): SigningKey {
+  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  return { kid: kid.toString("hex"), privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 export function resetSigningKey(): void {
   signingKey = undefined;
+  previousKey = undefined;
   verifiedTokens.clear();
 }
 
@@ -81,7 +94,8 @@ export async function verifyAccessTokenCached(token: string, gateway: Gateway): 
 
 async function verify(token: string, gateway: Gateway, now: Date): Promise<{ claims: TokenClaims; expiresAt: number } | undefined> {
   try {
-    const { payload } = await jwtVerify(token, key().publicKey, {
+    const previous = previousSigningKey();
+    const { payload } = await jwtVerify(token, (header) => (previous && header.kid === previous.kid ? previous.publicKey : key().publicKey), {
       algorithms: ["EdDSA"],
       issuer: issuer(),
       audience: audienceOf(gateway),

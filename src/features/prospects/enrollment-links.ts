@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { getConfig } from "../../server/config";
-import { constantTimeEqual, derivedKey } from "../../server/secrets";
+import { constantTimeEqual, derivedKey, previousDerivedKey } from "../../server/secrets";
 
 export type Flow = "embedded" | "expedited";
 export type SelectedProduct = "security_deposit_insurance" | "cash_deposit";
@@ -21,10 +21,16 @@ export type LinkParts = {
 
 /** A signature over every part of the link, so links cannot be forged or enumerated. */
 export function linkSignature(parts: LinkParts): string {
+  return signatureUnder(parts, derivedKey) as string;
+}
+
+function signatureUnder(parts: LinkParts, keyOf: (purpose: string) => Buffer | undefined): string | undefined {
   const base = [parts.flow, parts.ownerSlug, parts.source, parts.sourceProspectId, parts.email.toLowerCase()];
   // Product links are signed under their own key: a plain link's signature never fits a product link.
   const product = parts.selectedProduct !== undefined || parts.cadence !== undefined;
-  return createHmac("sha256", derivedKey(product ? "enrollment-product-links-v1" : "enrollment-links-v1"))
+  const key = keyOf(product ? "enrollment-product-links-v1" : "enrollment-links-v1");
+  if (!key) return undefined;
+  return createHmac("sha256", key)
     .update((product ? [...base, parts.selectedProduct ?? "", parts.cadence ?? ""] : base).join("\n"))
     .digest("base64url")
     .slice(0, 32);
@@ -43,8 +49,11 @@ export function enrollmentUrl(parts: LinkParts): string {
   return `${getConfig().enrollmentBaseUrl}/${path}?${query}`;
 }
 
+/** Links signed before a master key rotation stay valid while `MASTER_KEY_PREVIOUS` is given (docs/operations.md). */
 export function isValidLink(parts: LinkParts, signature: string): boolean {
-  return constantTimeEqual(linkSignature(parts), signature);
+  if (constantTimeEqual(linkSignature(parts), signature)) return true;
+  const previous = signatureUnder(parts, previousDerivedKey);
+  return previous !== undefined && constantTimeEqual(previous, signature);
 }
 
 /**

@@ -74,6 +74,7 @@ async function startInstance(dataDir: string, lockFile: string, options: { fastU
     fs.chmodSync(dataDir, 0o755);
     await pg.initialise();
   }
+  removeStalePostmasterPid(clusterDir);
   await pg.start();
   // If this process ends without stop() (an uncaught error), do not leave the server running.
   const server = (pg as unknown as { process?: { kill: (signal: string) => void } }).process;
@@ -171,31 +172,104 @@ function urlFor(credentials: Credentials, port: number, database: string): strin
   return `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
 }
 
+/**
+ * The start lock: `{pid, start}` of the process starting the server, written with O_EXCL. A lock is
+ * held only while its holder lives, and a holder is recognised by more than its pid, because pids
+ * repeat: after an unclean stop in a container the restarted process often gets the very pid the
+ * lock names (pid 1). So a lock naming this process, a dead process, a process running another
+ * program than ours, or a process started at another time than the one that wrote it is stale and
+ * taken over at once (docs/decisions.md, Hardening: production start).
+ */
 async function acquireLock(lockFile: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, start: startTimeOf(process.pid) }), { flag: "wx" });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = Number(fs.readFileSync(lockFile, "utf8"));
-      if (!isAlive(holder)) {
+      const holder = lockHolderOf(lockFile);
+      if (!isLiveHolder(holder)) {
         fs.rmSync(lockFile, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockFile} held by pid ${holder}`);
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockFile} held by pid ${holder.pid}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 }
 
+type LockHolder = { pid: number; start?: string };
+
+/** The lock's holder; a bare pid is the format before start times were recorded. */
+function lockHolderOf(lockFile: string): LockHolder {
+  let text: string;
+  try {
+    text = fs.readFileSync(lockFile, "utf8").trim();
+  } catch {
+    return { pid: 0 };
+  }
+  if (/^\d+$/.test(text)) return { pid: Number(text) };
+  try {
+    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    return { pid: Number(parsed.pid), start: typeof parsed.start === "string" ? parsed.start : undefined };
+  } catch {
+    return { pid: 0 };
+  }
+}
+
+function isLiveHolder(holder: LockHolder): boolean {
+  if (holder.pid === process.pid || !isAlive(holder.pid)) return false;
+  // Where /proc tells (Linux), the holder must run our program, and be the very process that wrote the lock.
+  if (!fs.existsSync("/proc/self/stat")) return true;
+  if (executableOf(holder.pid) !== executableOf(process.pid)) return false;
+  return holder.start === undefined || holder.start === startTimeOf(holder.pid);
+}
+
+/** When a process started (clock ticks after boot, /proc/<pid>/stat field 22): a pid and this name one process. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function executableOf(pid: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
 function releaseLock(lockFile: string): void {
   try {
-    if (Number(fs.readFileSync(lockFile, "utf8")) === process.pid) fs.rmSync(lockFile, { force: true });
+    if (lockHolderOf(lockFile).pid === process.pid) fs.rmSync(lockFile, { force: true });
   } catch {
     // already gone
   }
+}
+
+/**
+ * PostgreSQL's own `postmaster.pid` after an unclean stop: PostgreSQL refuses to start while the pid
+ * it names is alive, and after a container restart that pid may belong to an unrelated process. No
+ * server answered on this cluster (findRunningInstance) and we hold the start lock, so a file whose
+ * pid is not a running PostgreSQL is removed; one naming a live PostgreSQL is left for it to judge.
+ */
+function removeStalePostmasterPid(clusterDir: string): void {
+  const file = path.join(clusterDir, "postmaster.pid");
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(file, "utf8").split("\n")[0]);
+  } catch {
+    return;
+  }
+  if (!isAlive(pid)) return;
+  const program = executableOf(pid);
+  if (program === undefined || path.basename(program).startsWith("postgres")) return;
+  fs.rmSync(file, { force: true });
 }
 
 function isAlive(pid: number): boolean {
