@@ -15,6 +15,13 @@ export { CONSOLE_AUTH_BASE_PATH } from "./constants";
 let options: NextAuthOptions | undefined;
 
 /**
+ * next-auth's protocol, not a domain error: the message of an error thrown from `authorize` or the
+ * `jwt` callback is the code next-auth puts in the sign-in page's URL (`?error=…`), which the page
+ * turns into its sentence. Domain code throws `AppError`s.
+ */
+class SignInPageCode extends Error {}
+
+/**
  * next-auth over the `users` table (decisions §1): credentials, JWT sessions. The cookie's JWT names a
  * `console_sessions` row (`sid`): sign-out revokes it, and it ends 12 h after sign-in whatever the
  * activity (decisions §15, sessions.ts); the cookie's own 12 h age is the idle limit.
@@ -35,10 +42,10 @@ export function authOptions(): NextAuthOptions {
           const outcome = await signInWithPassword(await getDb(), { email, password, clientAddress }).catch((error: unknown) => {
             // next-auth would put the message into the page's URL: log the cause, answer a plain code.
             logger().error({ err: error }, "console sign-in failed");
-            throw new Error(SIGN_IN_UNAVAILABLE);
+            throw new SignInPageCode(SIGN_IN_UNAVAILABLE);
           });
           // next-auth answers a thrown error with its message as the error code the sign-in page reads.
-          if ("refused" in outcome && outcome.refused === "throttled") throw new Error(SIGN_IN_THROTTLED);
+          if ("refused" in outcome && outcome.refused === "throttled") throw new SignInPageCode(SIGN_IN_THROTTLED);
           if ("refused" in outcome) return null;
           return { id: String(outcome.user.id), email: outcome.user.email, role: outcome.user.role };
         },
@@ -53,7 +60,7 @@ export function authOptions(): NextAuthOptions {
           return token;
         }
         // A signed-out or expired session is not renewed: next-auth clears its cookie.
-        if (!(await isConsoleSessionLive(await getDb(), token.sid))) throw new Error(SESSION_ENDED);
+        if (!(await isConsoleSessionLive(await getDb(), token.sid))) throw new SignInPageCode(SESSION_ENDED);
         return token;
       },
       session({ session, token }) {
