@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { errors } from "../errors";
 import { logger } from "../log";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 
 /**
@@ -120,11 +121,15 @@ export function gatewayFor(url: string, rules: FastPathRules): GatewayPrefix | u
   return prefix;
 }
 
-/** The HTTP server: gateway requests to their published handler, the rest to Next.js. */
+/**
+ * The HTTP server: gateway requests to their published handler, the rest to Next.js, whose body is
+ * bounded here first (the gateway's Node door bounds its own).
+ */
 export function createFrontServer(next: NextHandler, rules: FastPathRules): http.Server {
   return http.createServer((req, res) => {
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
+    if (!gateway && !bodyAdmitted(req, res)) return;
     (gateway ?? next)(req, res).catch((error: unknown) => {
       logger().error({ err: error, path: req.url?.split("?")[0] }, "request failed");
       if (res.headersSent) return res.destroy();
@@ -133,4 +138,51 @@ export function createFrontServer(next: NextHandler, rules: FastPathRules): http
       res.end(JSON.stringify(answer.body));
     });
   });
+}
+
+/**
+ * Bounds the body of a request Next.js is to serve (docs/decisions.md "Hardening: request bodies
+ * and page headers"): Next.js and its proxy would read any amount. A declared length over
+ * MAX_BODY_BYTES is answered 413 here at once, unread, and the connection closed (false: the
+ * request goes no further). A
+ * chunked body is cut one byte past the limit: its reader (the gateway route's, which answers 413
+ * in its own shape before any authentication) sees it end there, nothing more is read from the
+ * socket, and the connection closes after the answer.
+ */
+function bodyAdmitted(req: IncomingMessage, res: ServerResponse): boolean {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    const answer = restAnswerOf(errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`));
+    res.shouldKeepAlive = false;
+    res.writeHead(answer.status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end(JSON.stringify(answer.body));
+    return false;
+  }
+  // Without Transfer-Encoding, Node's parser holds the body to its declared length (checked above).
+  if (req.headers["transfer-encoding"] !== undefined) cutAtLimit(req, res);
+  return true;
+}
+
+/**
+ * Counts the body as Node's HTTP parser hands it to the request stream (`push`, whoever reads it
+ * and however), and past MAX_BODY_BYTES ends the stream one byte past the limit. Dropped chunks
+ * answer `false`, so the parser stops reading the socket (Node's own back-pressure).
+ */
+function cutAtLimit(req: IncomingMessage, res: ServerResponse): void {
+  const push = req.push.bind(req);
+  let received = 0;
+  let cut = false;
+  req.push = (chunk: Buffer | null, encoding?: BufferEncoding): boolean => {
+    if (cut) return false;
+    if (chunk === null) return push(null);
+    received += chunk.length;
+    if (received <= MAX_BODY_BYTES) return push(chunk, encoding);
+    cut = true;
+    res.shouldKeepAlive = false;
+    // As far as this process goes the message ends here. Marked complete, or Node would take the
+    // early end for the caller going away and reset the connection before the 413 is written.
+    req.complete = true;
+    push(chunk.subarray(0, chunk.length - (received - MAX_BODY_BYTES - 1)));
+    push(null);
+    return false;
+  };
 }
