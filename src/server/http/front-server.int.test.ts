@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -300,6 +300,45 @@ describe('request bodies on paths Next.js serves (docs/decisions.md "Hardening: 
       expect(answer.connection, path).toBe("close");
     }
     expect(nextSaw).toEqual([]);
+  });
+
+  it("lets a sender that keeps writing read its 413 before the connection closes (lingering close)", async () => {
+    /**
+     * As curl sends a body: writes all 50 MiB (as fast as the socket takes it) before reading the
+     * answer, or until a write fails; then reads what arrived.
+     */
+    const blast = (path: string, header: string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(new URL(front.url).port), "127.0.0.1");
+        socket.pause();
+        let received = "";
+        let sent = 0;
+        const chunk = Buffer.alloc(256 * 1024, 0x20);
+        socket.on("data", (data) => {
+          received += data.toString();
+        });
+        socket.on("error", () => socket.resume());
+        socket.on("close", () => resolve(received));
+        const more = () => {
+          while (sent < 50 * MiB && !socket.destroyed) {
+            sent += chunk.length;
+            const framed = header.includes("chunked") ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk;
+            if (!socket.write(framed)) return void socket.once("drain", more);
+          }
+          socket.resume();
+        };
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${header}\r\n\r\n`, more);
+      });
+    for (let round = 0; round < 5; round++) {
+      for (const [path, header] of [
+        ["/console/api/trpc/x", `Content-Length: ${50 * MiB}`],
+        ["/api/x|y", "Transfer-Encoding: chunked"],
+      ]) {
+        const received = await blast(path, header);
+        expect(received.split("\r\n")[0], `${path}, round ${round}`).toBe("HTTP/1.1 413 Payload Too Large");
+        expect(received, path).toContain(`"status_code":413`);
+      }
+    }
   });
 
   it("hands a body within the limit to Next.js whole", async () => {
