@@ -1,16 +1,19 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
+import { getConfig } from "./server/config";
+import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-headers";
 
 /**
  * Runs before routing (Next.js 16 "proxy", Node.js runtime).
  * - Next.js decodes dynamic path segments itself and answers a path with broken percent-encoding
  *   (`/api/%ZZ`) with a bare 500 before any route runs: such a request is refused here with a 400
  *   in the gateways' body shape (decisions: Requests and errors).
- * - Enrollment pages get their framing headers here, since a page cannot set response headers
- *   (decisions §10 Framing): the owner's `frame-ancestors` on embedded pages, `'none'` plus
- *   `X-Frame-Options: DENY` on hosted ones.
- * Every other request passes untouched.
+ * - Pages get their security headers here, since a page cannot set response headers (decisions
+ *   §15): never framed, no sniffing, the referrer cut to the origin, HSTS over HTTPS. Enrollment
+ *   pages keep their own framing (decisions §10 Framing): the owner's `frame-ancestors` on embedded
+ *   pages, `'none'` plus `X-Frame-Options: DENY` on hosted ones. The gateways answer their own
+ *   headers (their docs and OpenAPI routes included).
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const raw = new URL(request.url).pathname;
@@ -20,12 +23,15 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       { status: 400, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
     );
   }
-  const framing = await framingHeadersFor(raw);
-  if (!framing) return NextResponse.next();
+  if (GATEWAY_PATH.test(raw)) return NextResponse.next();
+  const headers = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...((await framingHeadersFor(raw)) ?? NO_FRAMING_HEADERS) };
   const response = NextResponse.next();
-  for (const [name, value] of Object.entries(framing)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
+
+/** Paths of the two gateways, which the proxy sees only when they hold a `%`. */
+const GATEWAY_PATH = /^\/(?:api|ingest)(?:\/|$)/;
 
 export const MALFORMED_PATH = "Request path is not valid percent-encoding";
 

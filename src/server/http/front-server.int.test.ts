@@ -1,5 +1,6 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerOpenApiDocument } from "../../composition/gateways";
@@ -207,6 +208,152 @@ describe("request bodies through the Node door", () => {
       const viaWeb = await answerOf(await partner.fetch(new Request("http://localhost/api/token", init)));
       expect(viaNode).toEqual(viaWeb);
     }
+  });
+});
+
+describe('request bodies on paths Next.js serves (docs/decisions.md "Hardening: request bodies and page headers")', () => {
+  const MiB = 1024 * 1024;
+  const rules: FastPathRules = { gateways: new Map([["/api", new Set(["docs", "openapi.json"])]]), proxyMatchers: [] };
+  let front: Listening;
+  const nextSaw: { url: string; bytes?: number }[] = [];
+  beforeAll(async () => {
+    // Stands in for Next.js as it serves the gateway's route: the Node request made a web
+    // `Request` whose body streams from it, answered by the gateway's web door.
+    front = await listen(
+      createFrontServer(async (req, res) => {
+        nextSaw.push({ url: req.url ?? "" });
+        const request = new Request(`http://localhost${req.url}`, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream) : undefined,
+          duplex: "half",
+        } as RequestInit);
+        const answer = await partner.fetch(request);
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        res.end(await answer.text());
+      }, rules),
+    );
+  });
+  afterAll(async () => {
+    await front.close();
+  });
+
+  it("the gateway's web door stops reading a streamed body once it passes the limit, with 413", async () => {
+    const chunk = new Uint8Array(256 * 1024).fill(0x20);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 50 * MiB) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const answer = await partner.fetch(
+      new Request("http://localhost/api/token", { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit),
+    );
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toEqual({ status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` });
+    expect(pulled).toBeLessThan(MAX_BODY_BYTES + MiB);
+  });
+
+  it("cuts a chunked body one byte past the limit: the route answers 413, the sender is stopped and the connection closed", async () => {
+    for (const path of ["/api/x|y", "/api/x%7Cy", "/api/partners/acme/"]) {
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      let sent = 0;
+      let sentWhenAnswered = 0;
+      const answer = await rawRequest(
+        front.url,
+        { method: "POST", path, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+        (req) => {
+          req.once("response", () => {
+            sentWhenAnswered = sent;
+          });
+          const more = () => {
+            while (sent < 50 * MiB && !req.destroyed && sentWhenAnswered === 0) {
+              sent += chunk.length;
+              if (!req.write(chunk)) return void req.once("drain", more);
+            }
+            if (!req.destroyed) req.end();
+          };
+          more();
+        },
+      );
+      expect(answer.status, path).toBe(413);
+      expect(JSON.parse(answer.body), path).toEqual({ status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` });
+      expect(answer.connection, path).toBe("close");
+      expect(sentWhenAnswered, path).toBeGreaterThan(0);
+      expect(sentWhenAnswered, path).toBeLessThan(20 * MiB);
+    }
+    expect(nextSaw.map((saw) => saw.url)).toEqual(["/api/x|y", "/api/x%7Cy", "/api/partners/acme/"]);
+  });
+
+  it("refuses a declared body over the limit at once, unread, before Next.js sees it", async () => {
+    nextSaw.length = 0;
+    for (const path of ["/api/x%7Cy", "/console/api/trpc/x"]) {
+      const answer = await rawRequest(
+        front.url,
+        { method: "POST", path, headers: { "content-type": "application/json", "content-length": String(50 * MiB) } },
+        (req) => req.write("{"),
+      );
+      expect(answer.status, path).toBe(413);
+      expect(JSON.parse(answer.body), path).toEqual({ status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` });
+      expect(answer.connection, path).toBe("close");
+    }
+    expect(nextSaw).toEqual([]);
+  });
+
+  it("lets a sender that keeps writing read its 413 before the connection closes (lingering close)", async () => {
+    /**
+     * As curl sends a body: writes all 50 MiB (as fast as the socket takes it) before reading the
+     * answer, or until a write fails; then reads what arrived.
+     */
+    const blast = (path: string, header: string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(new URL(front.url).port), "127.0.0.1");
+        socket.pause();
+        let received = "";
+        let sent = 0;
+        const chunk = Buffer.alloc(256 * 1024, 0x20);
+        socket.on("data", (data) => {
+          received += data.toString();
+        });
+        socket.on("error", () => socket.resume());
+        socket.on("close", () => resolve(received));
+        const more = () => {
+          while (sent < 50 * MiB && !socket.destroyed) {
+            sent += chunk.length;
+            const framed = header.includes("chunked") ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk;
+            if (!socket.write(framed)) return void socket.once("drain", more);
+          }
+          socket.resume();
+        };
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${header}\r\n\r\n`, more);
+      });
+    for (let round = 0; round < 5; round++) {
+      for (const [path, header] of [
+        ["/console/api/trpc/x", `Content-Length: ${50 * MiB}`],
+        ["/api/x|y", "Transfer-Encoding: chunked"],
+      ]) {
+        const received = await blast(path, header);
+        expect(received.split("\r\n")[0], `${path}, round ${round}`).toBe("HTTP/1.1 413 Payload Too Large");
+        expect(received, path).toContain(`"status_code":413`);
+      }
+    }
+  });
+
+  it("hands a body within the limit to Next.js whole", async () => {
+    const body = JSON.stringify({ grant_type: "client_credentials", pad: " ".repeat(MAX_BODY_BYTES - 100) });
+    const answer = await rawRequest(
+      front.url,
+      { method: "POST", path: "/api/x%7Cy", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      (req) => {
+        for (let i = 0; i < body.length; i += 100_000) req.write(body.slice(i, i + 100_000));
+        req.end();
+      },
+    );
+    // Past the body, the route's own answer: no such route (the token route would want the client).
+    expect(answer.status).not.toBe(413);
+    expect(answer.status).toBeLessThan(500);
   });
 });
 

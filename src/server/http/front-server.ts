@@ -4,6 +4,7 @@ import path from "node:path";
 import { getConfig } from "../config";
 import { errors } from "../errors";
 import { logger } from "../log";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 
 /**
@@ -134,13 +135,14 @@ function setForwardedFor(req: IncomingMessage, trustProxy: boolean): void {
   else delete req.headers["x-forwarded-for"];
 }
 
-/** The HTTP server: gateway requests to their published handler, the rest to Next.js. */
+/** The HTTP server: gateway requests to their published handler, the rest to Next.js; bodies bounded first. */
 export function createFrontServer(next: NextHandler, rules: FastPathRules): http.Server {
   const { trustProxy } = getConfig();
   return http.createServer((req, res) => {
     setForwardedFor(req, trustProxy);
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
+    if (!bodyAdmitted(req, res, !gateway)) return;
     (gateway ?? next)(req, res).catch((error: unknown) => {
       logger().error({ err: error, path: req.url?.split("?")[0] }, "request failed");
       if (res.headersSent) return res.destroy();
@@ -149,4 +151,80 @@ export function createFrontServer(next: NextHandler, rules: FastPathRules): http
       res.end(JSON.stringify(answer.body));
     });
   });
+}
+
+/**
+ * Bounds the body of a request (docs/decisions.md "Hardening: request bodies and page headers"):
+ * Next.js and its proxy would read any amount; the gateway's Node door stops at the limit itself.
+ * A declared length over MAX_BODY_BYTES: answered 413 here at once, unread, when Next.js is to serve
+ * it (false: the request goes no further), by the gateway otherwise. A chunked body is cut one byte
+ * past the limit: its reader (the gateway's, either door, which answers 413 in its own shape before
+ * any authentication) sees it end there, and nothing more is read until the answer is written.
+ * Either way the connection closes after the answer.
+ */
+function bodyAdmitted(req: IncomingMessage, res: ServerResponse, toNext: boolean): boolean {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    lingerAfterAnswer(req, res);
+    if (!toNext) return true;
+    const answer = restAnswerOf(errors.payloadTooLarge(`Request body exceeds ${MAX_BODY_BYTES} bytes`));
+    res.writeHead(answer.status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end(JSON.stringify(answer.body));
+    return false;
+  }
+  // Without Transfer-Encoding, Node's parser holds the body to its declared length (checked above).
+  if (req.headers["transfer-encoding"] !== undefined) cutAtLimit(req, res);
+  return true;
+}
+
+/**
+ * Counts the body as Node's HTTP parser hands it to the request stream (`push`, whoever reads it
+ * and however), and past MAX_BODY_BYTES ends the stream one byte past the limit. Dropped chunks
+ * answer `false`, so the parser stops reading the socket (Node's own back-pressure), until the
+ * answer is written (then they are drained: `lingerAfterAnswer`). The counting `push` stays in
+ * place: Next.js, after copying a body for its proxy, copies the copy's stream methods onto the
+ * request, which would let the parser's later chunks hit the ended stream (an uncaught "push after
+ * EOF").
+ */
+function cutAtLimit(req: IncomingMessage, res: ServerResponse): void {
+  const push = req.push.bind(req);
+  let received = 0;
+  let cut = false;
+  let draining = false;
+  const counted = (chunk: Buffer | null, encoding?: BufferEncoding): boolean => {
+    if (cut) return draining;
+    if (chunk === null) return push(null);
+    received += chunk.length;
+    if (received <= MAX_BODY_BYTES) return push(chunk, encoding);
+    cut = true;
+    lingerAfterAnswer(req, res, () => {
+      draining = true;
+    });
+    // As far as this process goes the message ends here. Marked complete, or Node would take the
+    // early end for the caller going away and reset the connection before the 413 is written.
+    req.complete = true;
+    push(chunk.subarray(0, chunk.length - (received - MAX_BODY_BYTES - 1)));
+    push(null);
+    return false;
+  };
+  Object.defineProperty(req, "push", { configurable: true, get: () => counted, set: () => {} });
+}
+
+/** How long a connection refused for its body still drains what the caller sends after the answer. */
+const LINGER_MS = 2_000;
+
+/**
+ * Closes the connection after the answer as RFC 9112 §9.6 asks of a server closing on a request it
+ * did not read whole: our side is shut at once, and what the caller is still sending is read and
+ * dropped for up to LINGER_MS, so the caller reads the 413 instead of a reset that would discard it.
+ */
+function lingerAfterAnswer(req: IncomingMessage, res: ServerResponse, onDrain: () => void = () => {}): void {
+  res.shouldKeepAlive = false;
+  const socket = req.socket;
+  // Node calls it once the last answer on a connection that closes is written.
+  socket.destroySoon = () => {
+    onDrain();
+    socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
 }

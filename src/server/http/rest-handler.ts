@@ -7,11 +7,11 @@ import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 import { inputErrorFor, isInputValidationError } from "./input-errors";
 
-/** Largest accepted request body: 500 onboarding items with generous fields fit well within it. */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
@@ -46,7 +46,7 @@ export function createRestGateway(router: AnyRouter, prefix: `/${string}`): Rest
         method: request.method,
         url: request.url,
         headers: request.headers,
-        text: () => request.text(),
+        text: () => readWebBody(request),
       });
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     },
@@ -264,8 +264,8 @@ function nodeHeaders(req: IncomingMessage): HeaderReader {
 const UTF8 = new TextDecoder();
 
 /**
- * The body of a Node request as text. More than MAX_BODY_BYTES stops the read with a 413 (the web
- * door reads it all first; here a sender cannot make the process hold more than the limit).
+ * The body of a Node request as text. More than MAX_BODY_BYTES stops the read with a 413: a sender
+ * cannot make the process hold more than the limit.
  */
 function readNodeBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -298,6 +298,36 @@ function readNodeBody(req: IncomingMessage): Promise<string> {
     req.on("error", onError);
     req.on("close", onClose);
   });
+}
+
+/**
+ * The body of a web `Request` as text, decoded as `Request.text()` decodes it. Read chunk by chunk:
+ * more than MAX_BODY_BYTES stops the read with a 413 (`Request.text()` would hold a body of any size
+ * first). The stream is left unread rather than cancelled: cancelling Next.js's request stream
+ * destroys the socket, and the 413 would never reach the caller.
+ */
+async function readWebBody(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        throw errors.badRequest(`Request body could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (read.done) break;
+      size += read.value.byteLength;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(read.value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
 
 /** The path and query of an absolute or origin-form URL, parsed as the WHATWG URL parser does (as a web `Request` would have it). */

@@ -1,4 +1,7 @@
-export const dynamic = "force-static";
+import { NO_FRAMING_HEADERS, pageSecurityHeaders } from "@/server/http/security-headers";
+
+// Per request: HSTS follows the running process's PUBLIC_BASE_URL, not the build's.
+export const dynamic = "force-dynamic";
 
 /**
  * Browsable reference (spec Endpoint table), rendered by Swagger UI served from our own origin:
@@ -20,11 +23,15 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
+const CONTENT_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'";
+
+/** Decisions §15: a docs page is never framed; its own content policy carries `frame-ancestors 'none'`. */
 export function GET(): Response {
   return new Response(PAGE, {
     headers: {
+      ...pageSecurityHeaders(),
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'",
+      "Content-Security-Policy": `${CONTENT_POLICY}; ${NO_FRAMING_HEADERS["Content-Security-Policy"]}`,
     },
   });
 }

@@ -82,7 +82,7 @@ describe("framing headers per request (decisions §10 Framing)", () => {
     }
   });
 
-  it("src/proxy.ts sets them on enrollment pages and still refuses broken percent-encoding", async () => {
+  it("src/proxy.ts sets them on enrollment pages, 'none' on other pages, and still refuses broken percent-encoding", async () => {
     const owner = await ownerWithAncestors(["https://portal.example.org"]);
     const embedded = await proxy(new NextRequest(`http://localhost:3999/enroll/embedded/${owner.slug}/src/p-1?email=a%40b.c&sig=x`));
     expect(embedded.headers.get("content-security-policy")).toContain("https://portal.example.org");
@@ -90,8 +90,18 @@ describe("framing headers per request (decisions §10 Framing)", () => {
     const hosted = await proxy(new NextRequest(`http://localhost:3999/enroll/expedited/${owner.slug}/src/p-1`));
     expect(hosted.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect(hosted.headers.get("x-frame-options")).toBe("DENY");
+    // The other page headers (decisions §15) beside their own framing.
+    for (const page of [embedded, hosted]) {
+      expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(page.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    }
+    // Every other page is never framed; gateway paths answer their own headers.
+    const consolePage = await proxy(new NextRequest("http://localhost:3999/console/prospects"));
+    expect(consolePage.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    expect(consolePage.headers.get("x-frame-options")).toBe("DENY");
     const api = await proxy(new NextRequest("http://localhost:3999/api/healthz"));
     expect(api.headers.get("content-security-policy")).toBeNull();
+    expect(api.headers.get("x-frame-options")).toBeNull();
     const malformed = await proxy(new NextRequest("http://localhost:3999/enroll/embedded/%ZZ/a/b"));
     expect(malformed.status).toBe(400);
   });
