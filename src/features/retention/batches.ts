@@ -1,0 +1,58 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../server/db/client";
+
+/**
+ * How the prune deletes (docs/decisions.md, Retention): by primary key, a batch at a time, each batch
+ * its own short transaction over rows chosen with `FOR UPDATE SKIP LOCKED`, so no statement holds
+ * many locks for long, a row another transaction is changing is left for the next run, and two runs
+ * at once (two workers, the cron beside the CLI) delete disjoint rows.
+ */
+export type BatchOptions = {
+  /** Rows per batch. */
+  batchSize: number;
+  /** A pause between batches, leaving the database to partner traffic. */
+  pauseMs: number;
+};
+
+export const DEFAULT_BATCH_OPTIONS: BatchOptions = { batchSize: 2_000, pauseMs: 0 };
+
+/** `now() - <days> days`: the moment before which a finished record is old enough to go. */
+export const cutoff = (days: number): SQL => sql`now() - make_interval(days => ${days}::int)`;
+
+export const pause = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+/** A Postgres array literal of ids, sent as one parameter. */
+export const idArray = (ids: readonly (string | number)[]) => `{${ids.map((id) => JSON.stringify(String(id))).join(",")}}`;
+
+/**
+ * Deletes, batch after batch, the rows `candidates(limit, after)` selects (a `select <key> as id …
+ * limit <limit> for update skip locked`), until a batch finds fewer than a full batch. `after` is the
+ * largest key of the batch before (undefined at first), for candidates walked in key order past rows
+ * they keep. Answers how many went.
+ */
+export async function deleteInBatches(
+  db: Db,
+  table: SQL,
+  key: SQL,
+  candidates: (limit: number, after: unknown) => SQL,
+  options: BatchOptions,
+): Promise<number> {
+  let total = 0;
+  let after: unknown;
+  for (;;) {
+    const [row] = (await db.execute(sql`
+      with batch as (${candidates(options.batchSize, after)}),
+      gone as (delete from ${table} t using batch where t.${key} = batch.id returning t.${key} as id)
+      select count(*)::int as n, max(id) as last from gone`)) as unknown as Array<{ n: number; last: unknown }>;
+    total += row.n;
+    if (row.n < options.batchSize) return total;
+    after = row.last;
+    await pause(options.pauseMs);
+  }
+}
+
+/** One `count(*)` of what a dry run would delete. */
+export async function countOf(db: Db, query: SQL): Promise<number> {
+  const [row] = (await db.execute(sql`select count(*)::int as n from (${query}) q`)) as unknown as Array<{ n: number }>;
+  return row.n;
+}
