@@ -111,7 +111,7 @@ export type Config = {
    */
   trustProxy: boolean;
   /**
-   * How many days finished records are kept (decisions §14 Retention; docs/decisions.md, Retention),
+   * How many days finished records are kept (decisions §14 Retention; docs/decisions.md, Hardening: retention),
    * `0` keeping them forever: final deliveries with their attempts and events, processed ingestion
    * events, superseded document archives, the audit log.
    */

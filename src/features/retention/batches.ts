@@ -1,8 +1,9 @@
-import { type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../server/db/client";
 
 /**
- * How the prune deletes (docs/decisions.md, Retention): by primary key, a batch at a time, each batch
+ * How the prune deletes (docs/decisions.md, Hardening: retention): by primary key, a batch at a time, each batch
  * its own short transaction over rows chosen with `FOR UPDATE SKIP LOCKED`, so no statement holds
  * many locks for long, a row another transaction is changing is left for the next run, and two runs
  * at once (two workers, the cron beside the CLI) delete disjoint rows.
@@ -12,6 +13,8 @@ export type BatchOptions = {
   batchSize: number;
   /** A pause between batches, leaving the database to partner traffic. */
   pauseMs: number;
+  /** Told after each batch: its table, rows deleted and how long its transaction took (the benchmark). */
+  onBatch?: (batch: { table: string; rows: number; ms: number }) => void;
 };
 
 export const DEFAULT_BATCH_OPTIONS: BatchOptions = { batchSize: 2_000, pauseMs: 0 };
@@ -32,7 +35,7 @@ export const idArray = (ids: readonly (string | number)[]) => `{${ids.map((id) =
  */
 export async function deleteInBatches(
   db: Db,
-  table: SQL,
+  table: PgTable,
   key: SQL,
   candidates: (limit: number, after: unknown) => SQL,
   options: BatchOptions,
@@ -40,11 +43,13 @@ export async function deleteInBatches(
   let total = 0;
   let after: unknown;
   for (;;) {
+    const started = performance.now();
     const [row] = (await db.execute(sql`
       with batch as (${candidates(options.batchSize, after)}),
       gone as (delete from ${table} t using batch where t.${key} = batch.id returning t.${key} as id)
       select count(*)::int as n, max(id) as last from gone`)) as unknown as Array<{ n: number; last: unknown }>;
     total += row.n;
+    options.onBatch?.({ table: getTableName(table), rows: row.n, ms: performance.now() - started });
     if (row.n < options.batchSize) return total;
     after = row.last;
     await pause(options.pauseMs);

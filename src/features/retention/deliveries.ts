@@ -6,7 +6,7 @@ import { type BatchOptions, countOf, cutoff, deleteInBatches, idArray, pause } f
 
 /**
  * Webhook history past its window (decisions §14 Retention, `RETENTION_DELIVERIES_DAYS`;
- * docs/decisions.md, Retention): a delivery goes once it is final (`delivered` or `failed`) and
+ * docs/decisions.md, Hardening: retention): a delivery goes once it is final (`delivered` or `failed`) and
  * unchanged for the window (`updated_at`: a failed delivery retried by an operator starts again),
  * with its attempts and its replay mark; an event goes once none of its deliveries remain and it is
  * older than the window (an event no endpoint was subscribed to, too).
@@ -28,6 +28,7 @@ const prunableEvents = (days: number, { afterDeliveries }: { afterDeliveries: bo
 export async function pruneDeliveries(db: Db, days: number, options: BatchOptions): Promise<DeliveryCounts> {
   const counts: DeliveryCounts = { webhook_deliveries: 0, webhook_attempts: 0, webhook_delivery_replays: 0, webhook_events: 0 };
   for (;;) {
+    const started = performance.now();
     // One batch, one short transaction: the deliveries, their attempts and replay marks, then the
     // events this batch left without deliveries.
     const batch = await db.transaction(async (tx) => {
@@ -59,12 +60,13 @@ export async function pruneDeliveries(db: Db, days: number, options: BatchOption
     counts.webhook_attempts += batch.attempts;
     counts.webhook_delivery_replays += batch.replays;
     counts.webhook_events += batch.events;
+    options.onBatch?.({ table: "webhook_deliveries", rows: batch.deliveries, ms: performance.now() - started });
     if (batch.deliveries < options.batchSize) break;
     await pause(options.pauseMs);
   }
   counts.webhook_events += await deleteInBatches(
     db,
-    sql`${webhookEvents}`,
+    webhookEvents,
     sql.identifier("id"),
     (limit) => sql`${prunableEvents(days, { afterDeliveries: false })} limit ${limit} for update of e skip locked`,
     options,

@@ -18,7 +18,7 @@ export function configuredWindows(): RetentionWindows {
 const NONE: DeliveryCounts = { webhook_deliveries: 0, webhook_attempts: 0, webhook_delivery_replays: 0, webhook_events: 0 };
 
 /**
- * The retention prune (decisions §14 Retention; docs/decisions.md, Retention): every kind of
+ * The retention prune (decisions §14 Retention; docs/decisions.md, Hardening: retention): every kind of
  * finished record older than its window, in short batches (`batches.ts`). Safe to run while the
  * service serves and from two processes at once; running it again right after deletes nothing.
  */

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../server/db/client";
 import { auditLog } from "../audit/audit-log.table";
 import { SESSION_LIFETIME_HOURS } from "../console/sessions";
@@ -13,7 +14,7 @@ import { type BatchOptions, countOf, cutoff, deleteInBatches } from "./batches";
  * Retention), each a candidate query over an index: what goes, and never what stays.
  */
 type Kind = {
-  table: SQL;
+  table: PgTable;
   key: SQL;
   /**
    * The rows old enough to go, `select <key> as id …`; `after`: the batch before's largest key, for
@@ -24,7 +25,7 @@ type Kind = {
 
 /** Processed ingestion events (applied, skipped, rejected; never pending), by receipt (`ingestion_events_status_idx`). */
 const ingestion = (days: number): Kind => ({
-  table: sql`${ingestionEvents}`,
+  table: ingestionEvents,
   key: sql.identifier("id"),
   candidates: () => sql`select id from ${ingestionEvents} where status in ('applied', 'skipped', 'rejected') and received_at < ${cutoff(days)}`,
 });
@@ -36,7 +37,7 @@ const ingestion = (days: number): Kind => ({
  * 404 as an unknown key does.
  */
 const documents = (days: number): Kind => ({
-  table: sql`${policyDocuments}`,
+  table: policyDocuments,
   key: sql.identifier("id"),
   candidates: (after) => sql`
     select d.id from ${policyDocuments} d
@@ -47,21 +48,21 @@ const documents = (days: number): Kind => ({
 
 /** The audit log, kept forever by default (`RETENTION_AUDIT_DAYS` 0), by `audit_log_at_idx`. */
 const audit = (days: number): Kind => ({
-  table: sql`${auditLog}`,
+  table: auditLog,
   key: sql.identifier("id"),
   candidates: () => sql`select id from ${auditLog} where at < ${cutoff(days)}`,
 });
 
 /** Console sessions past their 12 h lifetime (decisions §15): refused already, of use to no one. */
 const sessions: Kind = {
-  table: sql`${consoleSessions}`,
+  table: consoleSessions,
   key: sql.identifier("id"),
   candidates: () => sql`select id from ${consoleSessions} where started_at < now() - make_interval(hours => ${SESSION_LIFETIME_HOURS}::int)`,
 };
 
 /** Failed sign-ins past their 15-minute window (decisions §15), should no sign-in come to tidy them. */
 const signInFailures: Kind = {
-  table: sql`${consoleSignInFailures}`,
+  table: consoleSignInFailures,
   key: sql.identifier("id"),
   candidates: () => sql`select id from ${consoleSignInFailures} where at < now() - make_interval(mins => ${SIGN_IN_WINDOW_MINUTES}::int)`,
 };

@@ -5,7 +5,7 @@ import { logger } from "../../server/log";
 import { configuredWindows, pruneExpired } from "./prune";
 
 /**
- * The daily retention prune (decisions §14 Retention; docs/decisions.md, Retention) at 03:30 UTC,
+ * The daily retention prune (decisions §14 Retention; docs/decisions.md, Hardening: retention) at 03:30 UTC,
  * away from the status sweep (00:05) and billing (06:00). graphile-worker queues each scheduled run
  * once whatever the number of workers; a run missed while no worker was up is made up within a day.
  * Two runs at once (a made-up run, `retention run` by hand) delete disjoint rows.
