@@ -55,6 +55,11 @@ export async function retentionBench(): Promise<void> {
     }
 
     const generated = performance.now();
+    // Bulk loading is quicker with the secondary indexes built afterwards: the same definitions, saved, dropped, made again.
+    const indexes = await sql<{ name: string; definition: string }[]>`
+      select indexname as name, indexdef as definition from pg_indexes
+      where tablename in ('webhook_events', 'webhook_deliveries', 'webhook_attempts') and indexname not like '%_pkey'`;
+    for (const index of indexes) await sql.unsafe(`drop index "${index.name}"`);
     // The partner's own endpoint hears its prospects' events (their deliveries stay pending: no
     // worker runs here), so partner upserts write into the tables being pruned.
     await sql`
@@ -91,6 +96,7 @@ export async function retentionBench(): Promise<void> {
         '{"content-type": "application/json", "user-agent": "pis-webhooks"}'::jsonb
       from webhook_deliveries d cross join lateral generate_series(1, d.attempt_number) a
       where d.owner_id = ${other.id}`;
+    for (const index of indexes) await sql.unsafe(index.definition);
     await sql`analyze`;
     const [before] = await sql<{ deliveries: number; attempts: number; events: number; prunable: number; prunableAttempts: number }[]>`
       select (select count(*)::int from webhook_deliveries) as deliveries, (select count(*)::int from webhook_attempts) as attempts,
@@ -105,7 +111,7 @@ export async function retentionBench(): Promise<void> {
         `${n(before.prunableAttempts)} attempts`,
     );
     const plan = await sql.unsafe(
-      `explain select id from webhook_deliveries where status in ('delivered', 'failed') and updated_at < now() - interval '90 days' limit 2000 for update skip locked`,
+      `explain select id, updated_at from webhook_deliveries where status in ('delivered', 'failed') and updated_at < now() - interval '90 days' order by updated_at limit 2000 for update skip locked`,
     );
     console.log(`  a batch's candidates: ${plan.map((row) => Object.values(row)[0]).join(" / ")}`);
 
@@ -169,7 +175,8 @@ export async function retentionBench(): Promise<void> {
       `    p99 during / without: ${(d99 / b99).toFixed(2)}x (target ≤ ${RATIO_TARGET}x: ${d99 / b99 <= RATIO_TARGET ? "met" : "NOT met"})   max during ${ms(Math.max(...during))}`,
     );
     console.log(`  load average at the end: ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-    const keptDeliveries = KEPT_OLD_EVENTS * 2 + RECENT_EVENTS * 2;
+    // The kept old events' first delivery is final and goes; their retrying one stays.
+    const keptDeliveries = KEPT_OLD_EVENTS + RECENT_EVENTS * 2;
     if (deleted.webhook_deliveries !== before.prunable || after.deliveries !== keptDeliveries || deleted.webhook_attempts !== before.prunableAttempts) {
       throw new Error(`the prune deleted ${deleted.webhook_deliveries} of ${before.prunable} deliveries and left ${after.deliveries}, not ${keptDeliveries}`);
     }

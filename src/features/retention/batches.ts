@@ -28,29 +28,27 @@ export const pause = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => se
 export const idArray = (ids: readonly (string | number)[]) => `{${ids.map((id) => JSON.stringify(String(id))).join(",")}}`;
 
 /**
- * Deletes, batch after batch, the rows `candidates(limit, after)` selects (a `select <key> as id …
- * limit <limit> for update skip locked`), until a batch finds fewer than a full batch. `after` is the
- * largest key of the batch before (undefined at first), for candidates walked in key order past rows
- * they keep. Answers how many went.
+ * The rows of one kind old enough to go: `select id, <cursor> as cursor from … where …`, the cursor
+ * an indexed column the walk follows (`after`: the largest cursor of the batch before, as text,
+ * undefined at first). Each batch starts where the one before ended, so the walk reads the table's
+ * index once instead of stepping again over the rows it just deleted (dead until vacuumed) or the
+ * rows it keeps.
  */
-export async function deleteInBatches(
-  db: Db,
-  table: PgTable,
-  key: SQL,
-  candidates: (limit: number, after: unknown) => SQL,
-  options: BatchOptions,
-): Promise<number> {
+export type Candidates = (after: string | undefined) => SQL;
+
+/** Deletes, batch after batch, the rows `candidates` selects, until a batch finds fewer than a full batch. Answers how many went. */
+export async function deleteInBatches(db: Db, table: PgTable, candidates: Candidates, options: BatchOptions): Promise<number> {
   let total = 0;
-  let after: unknown;
+  let after: string | undefined;
   for (;;) {
     const started = performance.now();
     const [row] = (await db.execute(sql`
-      with batch as (${candidates(options.batchSize, after)}),
-      gone as (delete from ${table} t using batch where t.${key} = batch.id returning t.${key} as id)
-      select count(*)::int as n, max(id) as last from gone`)) as unknown as Array<{ n: number; last: unknown }>;
+      with batch as (${candidates(after)} order by cursor limit ${options.batchSize} for update skip locked),
+      gone as (delete from ${table} t using batch where t.id = batch.id returning t.id)
+      select (select count(*)::int from gone) as n, (select max(cursor)::text from batch) as last`)) as unknown as Array<{ n: number; last: string | null }>;
     total += row.n;
     options.onBatch?.({ table: getTableName(table), rows: row.n, ms: performance.now() - started });
-    if (row.n < options.batchSize) return total;
+    if (row.n < options.batchSize || row.last === null) return total;
     after = row.last;
     await pause(options.pauseMs);
   }

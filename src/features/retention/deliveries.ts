@@ -15,31 +15,36 @@ export type DeliveryCounts = { webhook_deliveries: number; webhook_attempts: num
 
 const FINAL = sql`status in ('delivered', 'failed')`;
 
-/** The final deliveries older than the window (the partial index `webhook_deliveries_final_idx`). */
-const prunableDeliveries = (days: number) => sql`select id from ${webhookDeliveries} where ${FINAL} and updated_at < ${cutoff(days)}`;
+/** The final deliveries older than the window, walked by the partial index `webhook_deliveries_final_idx`. */
+const prunableDeliveries = (days: number, after?: string) =>
+  sql`select id, updated_at as cursor from ${webhookDeliveries} where ${FINAL} and updated_at < ${cutoff(days)}
+    ${after === undefined ? sql`` : sql`and updated_at >= ${after}::timestamptz`}`;
 
-/** Events older than the window none of whose deliveries stays (`webhook_events_created_idx`). */
-const prunableEvents = (days: number, { afterDeliveries }: { afterDeliveries: boolean }) => sql`
-  select e.id from ${webhookEvents} e
-  where e.created_at < ${cutoff(days)}
+/** Events older than the window none of whose deliveries stays, walked by `webhook_events_created_idx`. */
+const prunableEvents = (days: number, { afterDeliveries, after }: { afterDeliveries: boolean; after?: string }) => sql`
+  select e.id, e.created_at as cursor from ${webhookEvents} e
+  where e.created_at < ${cutoff(days)} ${after === undefined ? sql`` : sql`and e.created_at >= ${after}::timestamptz`}
     and not exists (select 1 from ${webhookDeliveries} d where d.event_id = e.id
       ${afterDeliveries ? sql`and not (d.${FINAL} and d.updated_at < ${cutoff(days)})` : sql``})`;
 
 export async function pruneDeliveries(db: Db, days: number, options: BatchOptions): Promise<DeliveryCounts> {
   const counts: DeliveryCounts = { webhook_deliveries: 0, webhook_attempts: 0, webhook_delivery_replays: 0, webhook_events: 0 };
+  let after: string | undefined;
   for (;;) {
     const started = performance.now();
     // One batch, one short transaction: the deliveries, their attempts and replay marks, then the
     // events this batch left without deliveries.
     const batch = await db.transaction(async (tx) => {
       const [row] = (await tx.execute(sql`
-        with batch as (${prunableDeliveries(days)} limit ${options.batchSize} for update skip locked),
+        with batch as (${prunableDeliveries(days, after)} order by cursor limit ${options.batchSize} for update skip locked),
         attempts as (delete from ${webhookAttempts} a using batch where a.delivery_id = batch.id returning 1),
         replays as (delete from ${webhookDeliveryReplays} r using batch where r.delivery_id = batch.id returning 1),
         gone as (delete from ${webhookDeliveries} d using batch where d.id = batch.id returning d.event_id)
         select (select count(*)::int from gone) as deliveries, (select count(*)::int from attempts) as attempts,
-          (select count(*)::int from replays) as replays, (select coalesce(array_agg(distinct event_id), '{}') from gone) as events`)) as unknown as Array<{
+          (select count(*)::int from replays) as replays, (select coalesce(array_agg(distinct event_id), '{}') from gone) as events,
+          (select max(cursor)::text from batch) as last`)) as unknown as Array<{
         deliveries: number;
+        last: string | null;
         attempts: number;
         replays: number;
         events: Array<string | number>;
@@ -61,16 +66,11 @@ export async function pruneDeliveries(db: Db, days: number, options: BatchOption
     counts.webhook_delivery_replays += batch.replays;
     counts.webhook_events += batch.events;
     options.onBatch?.({ table: "webhook_deliveries", rows: batch.deliveries, ms: performance.now() - started });
-    if (batch.deliveries < options.batchSize) break;
+    if (batch.deliveries < options.batchSize || batch.last === null) break;
+    after = batch.last;
     await pause(options.pauseMs);
   }
-  counts.webhook_events += await deleteInBatches(
-    db,
-    webhookEvents,
-    sql.identifier("id"),
-    (limit) => sql`${prunableEvents(days, { afterDeliveries: false })} limit ${limit} for update of e skip locked`,
-    options,
-  );
+  counts.webhook_events += await deleteInBatches(db, webhookEvents, (after) => prunableEvents(days, { afterDeliveries: false, after }), options);
   return counts;
 }
 
@@ -79,8 +79,8 @@ export async function countPrunableDeliveries(db: Db, days: number): Promise<Del
   const prunable = prunableDeliveries(days);
   return {
     webhook_deliveries: await countOf(db, prunable),
-    webhook_attempts: await countOf(db, sql`select 1 from ${webhookAttempts} a where a.delivery_id in (${prunable})`),
-    webhook_delivery_replays: await countOf(db, sql`select 1 from ${webhookDeliveryReplays} r where r.delivery_id in (${prunable})`),
+    webhook_attempts: await countOf(db, sql`select 1 from ${webhookAttempts} a where a.delivery_id in (select id from (${prunable}) p)`),
+    webhook_delivery_replays: await countOf(db, sql`select 1 from ${webhookDeliveryReplays} r where r.delivery_id in (select id from (${prunable}) p)`),
     webhook_events: await countOf(db, prunableEvents(days, { afterDeliveries: true })),
   };
 }

@@ -7,27 +7,23 @@ import { consoleSessions, consoleSignInFailures } from "../console/sessions.tabl
 import { SIGN_IN_WINDOW_MINUTES } from "../console/sign-in";
 import { ingestionEvents } from "../ingestion/tables";
 import { policyDocuments } from "../policies/documents/policy-documents.table";
-import { type BatchOptions, countOf, cutoff, deleteInBatches } from "./batches";
+import { type BatchOptions, type Candidates, countOf, cutoff, deleteInBatches } from "./batches";
 
 /**
  * The other kinds of record retention prunes (decisions §14 Retention; docs/decisions.md,
  * Retention), each a candidate query over an index: what goes, and never what stays.
  */
-type Kind = {
-  table: PgTable;
-  key: SQL;
-  /**
-   * The rows old enough to go, `select <key> as id …`; `after`: the batch before's largest key, for
-   * candidates walked in key order past the rows they keep (document archives).
-   */
-  candidates: (after: unknown) => SQL;
-};
+type Kind = { table: PgTable; candidates: Candidates };
 
-/** Processed ingestion events (applied, skipped, rejected; never pending), by receipt (`ingestion_events_status_idx`). */
+/** `and <column> >= <after>`: a timestamp cursor (ties at the boundary are looked at again, the deleted ones being gone). */
+const since = (column: SQL, after: string | undefined) => (after === undefined ? sql`` : sql`and ${column} >= ${after}::timestamptz`);
+
+/** Processed ingestion events (applied, skipped, rejected; never pending) received before the window, walked by id. */
 const ingestion = (days: number): Kind => ({
   table: ingestionEvents,
-  key: sql.identifier("id"),
-  candidates: () => sql`select id from ${ingestionEvents} where status in ('applied', 'skipped', 'rejected') and received_at < ${cutoff(days)}`,
+  candidates: (after) => sql`
+    select id, id as cursor from ${ingestionEvents}
+    where status in ('applied', 'skipped', 'rejected') and received_at < ${cutoff(days)} ${after === undefined ? sql`` : sql`and id > ${after}::bigint`}`,
 });
 
 /**
@@ -38,33 +34,32 @@ const ingestion = (days: number): Kind => ({
  */
 const documents = (days: number): Kind => ({
   table: policyDocuments,
-  key: sql.identifier("id"),
   candidates: (after) => sql`
-    select d.id from ${policyDocuments} d
-    where ${after === undefined ? sql`true` : sql`d.id > ${after}`}
-      and exists (select 1 from ${policyDocuments} n where n.policy_id = d.policy_id and n.id > d.id and n.created_at < ${cutoff(days)})
-    order by d.id`,
+    select d.id, d.id as cursor from ${policyDocuments} d
+    where exists (select 1 from ${policyDocuments} n where n.policy_id = d.policy_id and n.id > d.id and n.created_at < ${cutoff(days)})
+      ${after === undefined ? sql`` : sql`and d.id > ${after}::int`}`,
 });
 
-/** The audit log, kept forever by default (`RETENTION_AUDIT_DAYS` 0), by `audit_log_at_idx`. */
+/** The audit log, kept forever by default (`RETENTION_AUDIT_DAYS` 0), walked by `audit_log_at_idx`. */
 const audit = (days: number): Kind => ({
   table: auditLog,
-  key: sql.identifier("id"),
-  candidates: () => sql`select id from ${auditLog} where at < ${cutoff(days)}`,
+  candidates: (after) => sql`select id, at as cursor from ${auditLog} where at < ${cutoff(days)} ${since(sql`at`, after)}`,
 });
 
 /** Console sessions past their 12 h lifetime (decisions §15): refused already, of use to no one. */
 const sessions: Kind = {
   table: consoleSessions,
-  key: sql.identifier("id"),
-  candidates: () => sql`select id from ${consoleSessions} where started_at < now() - make_interval(hours => ${SESSION_LIFETIME_HOURS}::int)`,
+  candidates: (after) => sql`
+    select id, started_at as cursor from ${consoleSessions}
+    where started_at < now() - make_interval(hours => ${SESSION_LIFETIME_HOURS}::int) ${since(sql`started_at`, after)}`,
 };
 
 /** Failed sign-ins past their 15-minute window (decisions §15), should no sign-in come to tidy them. */
 const signInFailures: Kind = {
   table: consoleSignInFailures,
-  key: sql.identifier("id"),
-  candidates: () => sql`select id from ${consoleSignInFailures} where at < now() - make_interval(mins => ${SIGN_IN_WINDOW_MINUTES}::int)`,
+  candidates: (after) => sql`
+    select id, at as cursor from ${consoleSignInFailures}
+    where at < now() - make_interval(mins => ${SIGN_IN_WINDOW_MINUTES}::int) ${since(sql`at`, after)}`,
 };
 
 export type RecordWindows = { ingestion: number; documents: number; audit: number };
@@ -90,9 +85,7 @@ function kindsOf(windows: RecordWindows): Record<keyof RecordCounts, Kind | unde
 export async function pruneRecords(db: Db, windows: RecordWindows, options: BatchOptions): Promise<RecordCounts> {
   const counts = {} as RecordCounts;
   for (const [name, kind] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind | undefined]>) {
-    counts[name] = kind
-      ? await deleteInBatches(db, kind.table, kind.key, (limit, after) => sql`${kind.candidates(after)} limit ${limit} for update skip locked`, options)
-      : 0;
+    counts[name] = kind ? await deleteInBatches(db, kind.table, kind.candidates, options) : 0;
   }
   return counts;
 }

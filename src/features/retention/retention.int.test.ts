@@ -130,14 +130,14 @@ describe("retention (decisions §14 Retention)", () => {
         return rows.map((row) => Object.values(row)[0]).join("\n");
       });
     const cutoff = "now() - interval '90 days'";
-    expect(await plan(`select id from webhook_deliveries where status in ('delivered', 'failed') and updated_at < ${cutoff} limit 2000`)).toContain(
-      "webhook_deliveries_final_idx",
-    );
+    expect(
+      await plan(`select id from webhook_deliveries where status in ('delivered', 'failed') and updated_at < ${cutoff} order by updated_at limit 2000`),
+    ).toContain("webhook_deliveries_final_idx");
     expect(await plan(`select 1 from webhook_attempts where delivery_id = 'x'`)).toContain("webhook_attempts_delivery_idx");
-    expect(await plan(`select id from webhook_events e where created_at < ${cutoff} limit 2000`)).toContain("webhook_events_created_idx");
+    expect(await plan(`select id from webhook_events e where created_at < ${cutoff} order by created_at limit 2000`)).toContain("webhook_events_created_idx");
     expect(await plan(`select id from ingestion_events where status in ('applied', 'skipped', 'rejected') and received_at < ${cutoff} limit 2000`)).toContain(
       "ingestion_events_status_idx",
     );
-    expect(await plan(`select id from audit_log where at < ${cutoff} limit 2000`)).toContain("audit_log_at_idx");
+    expect(await plan(`select id from audit_log where at < ${cutoff} order by at limit 2000`)).toContain("audit_log_at_idx");
   });
 });
