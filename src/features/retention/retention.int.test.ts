@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { parseCrontab } from "graphile-worker";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/documents/[file]/route";
+import { adminRaw } from "../../cli/admin-test-helpers";
 import { resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
 import { addJob, crontabOf } from "../../server/jobs/define-task";
@@ -88,6 +89,14 @@ describe("retention (decisions §14 Retention)", () => {
     const again = await cli([]);
     expect(Object.values(again.deleted).every((n) => n === 0)).toBe(true);
   }, 120_000);
+
+  it("`retention run` refuses a flag it does not take (exit 2, nothing deleted)", async () => {
+    const fixture = await retentionFixture();
+    const refused = await adminRaw("retention", "run", "--owner", "acme");
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.err).toContain("--owner");
+    expect(await remainingIds()).toEqual(everything(fixture));
+  });
 
   it("a window of 0 keeps its records forever; RETENTION_AUDIT_DAYS prunes the audit log when set", async () => {
     const fixture = await retentionFixture();
