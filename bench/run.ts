@@ -8,6 +8,7 @@ import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
 import { policiesBench } from "./policies.bench";
 import { prospectsBench } from "./prospects.bench";
+import { retentionBench } from "./retention.bench";
 import { rosterBench } from "./roster.bench";
 import { webhooksBench } from "./webhooks.bench";
 
@@ -18,6 +19,11 @@ import { webhooksBench } from "./webhooks.bench";
 // The policies benchmark has its own database and calls the Partner API handler in process: no built service.
 if (process.argv[2] === "policies") {
   await policiesBench();
+  process.exit(0);
+}
+// So has the retention benchmark (1,020,000 deliveries of its own).
+if (process.argv[2] === "retention") {
+  await retentionBench();
   process.exit(0);
 }
 const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
@@ -54,3 +60,4 @@ try {
 }
 // In a process of its own: it points the database client at its own database.
 if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "policies"], { stdio: "inherit" });
+if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "retention"], { stdio: "inherit" });

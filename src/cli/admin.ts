@@ -17,6 +17,7 @@ import { cancelPolicy } from "../features/policies/revisions/cancel";
 import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
 import { revisePolicy } from "../features/policies/revisions/revise";
 import { createSourceByStaff } from "../features/prospects/console/sources";
+import { configuredWindows, countExpired, pruneExpired } from "../features/retention/prune";
 import { correctAddress } from "../features/roster/console/actions";
 import { findBuildingId, showBuilding } from "../features/roster/console/buildings";
 import { setEndpointHeadersAsStaff } from "../features/webhooks/console/endpoints";
@@ -277,6 +278,18 @@ const COMMANDS: Record<string, Command> = {
       const bulk = await startBulkRetry(db, cliActor(), filter, { inline: true });
       const done = await runBulkRetry(db, bulk.id);
       return { matched: bulk.matched, enqueued: done?.enqueued ?? 0 };
+    },
+  },
+  "retention run": {
+    usage: "[--dry-run] (windows from RETENTION_*_DAYS; --dry-run counts and deletes nothing)",
+    run: async (flags) => {
+      // The daily retention prune run now (decisions §14 Retention), in the same short batches.
+      const db = await getDb();
+      const windows = configuredWindows();
+      if (flags["dry-run"] === true) return { dry_run: true, would_delete: await countExpired(db, windows) };
+      const deleted = await pruneExpired(db, windows);
+      await recordAudit(db, cliActor(), { action: "retention.run", subject: { type: "retention", id: "run" }, after: { windows, deleted } });
+      return { deleted };
     },
   },
   "frame-origin add": {

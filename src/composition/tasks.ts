@@ -5,6 +5,7 @@ import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_d
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
+import { retentionPrune } from "../features/retention/retention__prune";
 import { webhookDeliveryBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
@@ -19,6 +20,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
+  retentionPrune,
   webhookDeliveryAttempt,
   webhookDeliveryBulkRetry,
   webhookDeliveryReap,

@@ -53,6 +53,11 @@ const Env = z
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
     TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+    // decisions §14 Retention: days, 0 keeps forever.
+    RETENTION_DELIVERIES_DAYS: z.coerce.number().int().min(0).default(90),
+    RETENTION_INGESTION_DAYS: z.coerce.number().int().min(0).default(30),
+    RETENTION_DOCUMENTS_DAYS: z.coerce.number().int().min(0).default(365),
+    RETENTION_AUDIT_DAYS: z.coerce.number().int().min(0).default(0),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -105,6 +110,12 @@ export type Config = {
    * process; otherwise that header is replaced by the connection's address (console sign-in limits).
    */
   trustProxy: boolean;
+  /**
+   * How many days finished records are kept (decisions §14 Retention; docs/decisions.md, Hardening: retention),
+   * `0` keeping them forever: final deliveries with their attempts and events, processed ingestion
+   * events, superseded document archives, the audit log.
+   */
+  retentionDays: { deliveries: number; ingestion: number; documents: number; audit: number };
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -143,6 +154,12 @@ export function getConfig(): Config {
     seedDemo: (env.SEED_DEMO ?? (env.APP_ENV === "production" ? "0" : "1")) === "1",
     paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
     trustProxy: env.TRUST_PROXY === "1",
+    retentionDays: {
+      deliveries: env.RETENTION_DELIVERIES_DAYS,
+      ingestion: env.RETENTION_INGESTION_DAYS,
+      documents: env.RETENTION_DOCUMENTS_DAYS,
+      audit: env.RETENTION_AUDIT_DAYS,
+    },
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };

@@ -3,7 +3,8 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle
 /**
  * The console's audit log (decisions §12): who, when, what, before and after, one row per console
  * mutation (and per CLI command acting as staff), written in the mutation's own transaction so a
- * change and its record commit together. Rows are never updated or deleted.
+ * change and its record commit together. Rows are never updated; only retention deletes them, and
+ * only when `RETENTION_AUDIT_DAYS` is set (kept forever by default: docs/decisions.md, Hardening: retention).
  */
 export const auditLog = pgTable(
   "audit_log",

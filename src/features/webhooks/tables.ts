@@ -73,6 +73,8 @@ export const webhookEvents = pgTable(
     index("webhook_events_source_prospect_idx").on(t.sourceProspectId).where(sql`${t.sourceProspectId} is not null`),
     index("webhook_events_policy_number_idx").on(t.policyNumber).where(sql`${t.policyNumber} is not null`),
     index("webhook_events_move_out_idx").on(t.moveOutId).where(sql`${t.moveOutId} is not null`),
+    // Retention's sweep of events older than its window (docs/decisions.md, Hardening: retention).
+    index("webhook_events_created_idx").on(t.createdAt),
   ],
 );
 
@@ -117,6 +119,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'delivering'`),
     // An endpoint's open deliveries, for its return to `active` and its deletion.
+    // Retention: final deliveries by their last change (docs/decisions.md, Hardening: retention).
+    index("webhook_deliveries_final_idx").on(t.updatedAt).where(sql`${t.status} in ('delivered', 'failed')`),
     index("webhook_deliveries_open_idx").on(t.endpointId).where(sql`${t.status} in ('pending', 'retrying', 'rate_limited', 'delivering')`),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX "webhook_deliveries_final_idx" ON "webhook_deliveries" USING btree ("updated_at") WHERE "webhook_deliveries"."status" in ('delivered', 'failed');--> statement-breakpoint
+CREATE INDEX "webhook_events_created_idx" ON "webhook_events" USING btree ("created_at");

@@ -1,0 +1,99 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../../server/db/client";
+import { auditLog } from "../audit/audit-log.table";
+import { SESSION_LIFETIME_HOURS } from "../console/sessions";
+import { consoleSessions, consoleSignInFailures } from "../console/sessions.table";
+import { SIGN_IN_WINDOW_MINUTES } from "../console/sign-in";
+import { ingestionEvents } from "../ingestion/tables";
+import { policyDocuments } from "../policies/documents/policy-documents.table";
+import { type BatchOptions, type Candidates, countOf, cutoff, deleteInBatches } from "./batches";
+
+/**
+ * The other kinds of record retention prunes (decisions §14 Retention; docs/decisions.md,
+ * Retention), each a candidate query over an index: what goes, and never what stays.
+ */
+type Kind = { table: PgTable; candidates: Candidates };
+
+/** `and <column> >= <after>`: a timestamp cursor (ties at the boundary are looked at again, the deleted ones being gone). */
+const since = (column: SQL, after: string | undefined) => (after === undefined ? sql`` : sql`and ${column} >= ${after}::timestamptz`);
+
+/** Processed ingestion events (applied, skipped, rejected; never pending) received before the window, walked by id. */
+const ingestion = (days: number): Kind => ({
+  table: ingestionEvents,
+  candidates: (after) => sql`
+    select id, id as cursor from ${ingestionEvents}
+    where status in ('applied', 'skipped', 'rejected') and received_at < ${cutoff(days)} ${after === undefined ? sql`` : sql`and id > ${after}::bigint`}`,
+});
+
+/**
+ * Document archives superseded by a newer archive of the same policy for longer than the window
+ * (decisions §11 Documents: each link keeps its content until then). A policy's newest archive,
+ * the one its latest `policy.documents_updated` named, is never a candidate; a pruned key answers
+ * 404 as an unknown key does.
+ */
+const documents = (days: number): Kind => ({
+  table: policyDocuments,
+  candidates: (after) => sql`
+    select d.id, d.id as cursor from ${policyDocuments} d
+    where exists (select 1 from ${policyDocuments} n where n.policy_id = d.policy_id and n.id > d.id and n.created_at < ${cutoff(days)})
+      ${after === undefined ? sql`` : sql`and d.id > ${after}::int`}`,
+});
+
+/** The audit log, kept forever by default (`RETENTION_AUDIT_DAYS` 0), walked by `audit_log_at_idx`. */
+const audit = (days: number): Kind => ({
+  table: auditLog,
+  candidates: (after) => sql`select id, at as cursor from ${auditLog} where at < ${cutoff(days)} ${since(sql`at`, after)}`,
+});
+
+/** Console sessions past their 12 h lifetime (decisions §15): refused already, of use to no one. */
+const sessions: Kind = {
+  table: consoleSessions,
+  candidates: (after) => sql`
+    select id, started_at as cursor from ${consoleSessions}
+    where started_at < now() - make_interval(hours => ${SESSION_LIFETIME_HOURS}::int) ${since(sql`started_at`, after)}`,
+};
+
+/** Failed sign-ins past their 15-minute window (decisions §15), should no sign-in come to tidy them. */
+const signInFailures: Kind = {
+  table: consoleSignInFailures,
+  candidates: (after) => sql`
+    select id, at as cursor from ${consoleSignInFailures}
+    where at < now() - make_interval(mins => ${SIGN_IN_WINDOW_MINUTES}::int) ${since(sql`at`, after)}`,
+};
+
+export type RecordWindows = { ingestion: number; documents: number; audit: number };
+export type RecordCounts = {
+  ingestion_events: number;
+  policy_documents: number;
+  audit_log: number;
+  console_sessions: number;
+  console_sign_in_failures: number;
+};
+
+/** The kinds to prune, by the name printed for them; a window of 0 keeps its kind forever. */
+function kindsOf(windows: RecordWindows): Record<keyof RecordCounts, Kind | undefined> {
+  return {
+    ingestion_events: windows.ingestion > 0 ? ingestion(windows.ingestion) : undefined,
+    policy_documents: windows.documents > 0 ? documents(windows.documents) : undefined,
+    audit_log: windows.audit > 0 ? audit(windows.audit) : undefined,
+    console_sessions: sessions,
+    console_sign_in_failures: signInFailures,
+  };
+}
+
+export async function pruneRecords(db: Db, windows: RecordWindows, options: BatchOptions): Promise<RecordCounts> {
+  const counts = {} as RecordCounts;
+  for (const [name, kind] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind | undefined]>) {
+    counts[name] = kind ? await deleteInBatches(db, kind.table, kind.candidates, options) : 0;
+  }
+  return counts;
+}
+
+export async function countPrunableRecords(db: Db, windows: RecordWindows): Promise<RecordCounts> {
+  const counts = {} as RecordCounts;
+  for (const [name, kind] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind | undefined]>) {
+    counts[name] = kind ? await countOf(db, kind.candidates(undefined)) : 0;
+  }
+  return counts;
+}
