@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,14 +26,14 @@ function step(message: string): void {
   process.stdout.write(`[${((Date.now() - began) / 1000).toFixed(1)} s] ${message}\n`);
 }
 
-type RuntimeStage = { copies: { from: string; to: string }[]; install: string[]; command: string[] };
+type Stage = { copies: { from: string; to: string }[]; install: string[]; command: string[] };
 
-/** The runtime stage's `COPY [--from=build] <source…> <dest>` lines, its `npm ci` command and its `CMD`. */
-function runtimeStageOf(dockerfile: string): RuntimeStage {
+/** A stage's `COPY [--from=build] <source…> <dest>` lines, its `npm ci` command and its `CMD`. */
+function stageOf(dockerfile: string, name: string): Stage {
   const lines = dockerfile.replace(/\\\n\s*/g, " ").split("\n");
-  const start = lines.findIndex((line) => /^FROM\s+\S+\s+AS\s+runtime\s*$/i.test(line.trim()));
-  assert.ok(start >= 0, "the Dockerfile has no `FROM … AS runtime` stage");
-  const stage: RuntimeStage = { copies: [], install: [], command: [] };
+  const start = lines.findIndex((line) => new RegExp(`^FROM\\s+\\S+\\s+AS\\s+${name}\\s*$`, "i").test(line.trim()));
+  assert.ok(start >= 0, `the Dockerfile has no \`FROM … AS ${name}\` stage`);
+  const stage: Stage = { copies: [], install: [], command: [] };
   for (const line of lines.slice(start + 1)) {
     const words = line.trim().split(/\s+/);
     if (/^FROM$/i.test(words[0] ?? "")) break;
@@ -51,8 +51,7 @@ function runtimeStageOf(dockerfile: string): RuntimeStage {
     const command = line.trim().match(/^CMD\s+(\[.*\])$/i);
     if (command) stage.command = JSON.parse(command[1] as string) as string[];
   }
-  assert.ok(stage.command.length > 0, 'the runtime stage has no `CMD ["…"]`');
-  assert.ok(stage.install.length > 0, "the runtime stage runs no `npm ci`");
+  assert.ok(stage.install.length > 0, `the ${name} stage runs no \`npm ci\``);
   return stage;
 }
 
@@ -112,7 +111,31 @@ async function stopAll(): Promise<void> {
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pis-install-"));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pis-install-db-"));
 try {
-  const stage = runtimeStageOf(fs.readFileSync(path.join(root, "Dockerfile"), "utf8"));
+  const dockerfile = fs.readFileSync(path.join(root, "Dockerfile"), "utf8");
+  const stage = stageOf(dockerfile, "runtime");
+  assert.ok(stage.command.length > 0, 'the runtime stage has no `CMD ["…"]`');
+
+  // npm ci refuses a lockfile that lacks another platform's optional packages ("Missing: … from lock
+  // file", stack notes), and images are built for amd64 and arm64: both stages' installs are resolved
+  // for both (resolved only, nothing downloaded).
+  const lockOnly = fs.mkdtempSync(path.join(os.tmpdir(), "pis-install-lock-"));
+  try {
+    for (const file of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(root, file), path.join(lockOnly, file));
+    for (const install of [stageOf(dockerfile, "deps").install, stage.install]) {
+      for (const cpu of ["x64", "arm64"]) {
+        const args = [...install.slice(1), "--dry-run", "--os=linux", `--cpu=${cpu}`, "--libc=glibc"];
+        const result = spawnSync(install[0] as string, args, {
+          cwd: lockOnly,
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir() },
+        });
+        assert.equal(result.status, 0, `${install.join(" ")} for linux/${cpu}:\n${result.stderr}`);
+        step(`resolves for linux/${cpu}: ${install.join(" ")}`);
+      }
+    }
+  } finally {
+    fs.rmSync(lockOnly, { recursive: true, force: true });
+  }
 
   if (needsBuild(root)) {
     step("building the web app (the build stage: next build)");
