@@ -121,13 +121,16 @@ try {
   const lockOnly = fs.mkdtempSync(path.join(os.tmpdir(), "pis-install-lock-"));
   try {
     for (const file of ["package.json", "package-lock.json"]) fs.copyFileSync(path.join(root, file), path.join(lockOnly, file));
+    // PATH and HOME only (no NODE_ENV: the deps stage installs the development dependencies too).
+    const lockEnv: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of Object.keys(lockEnv)) if (name !== "PATH" && name !== "HOME") delete lockEnv[name];
     for (const install of [stageOf(dockerfile, "deps").install, stage.install]) {
       for (const cpu of ["x64", "arm64"]) {
         const args = [...install.slice(1), "--dry-run", "--os=linux", `--cpu=${cpu}`, "--libc=glibc"];
         const result = spawnSync(install[0] as string, args, {
           cwd: lockOnly,
           encoding: "utf8",
-          env: { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir() },
+          env: lockEnv,
         });
         assert.equal(result.status, 0, `${install.join(" ")} for linux/${cpu}:\n${result.stderr}`);
         step(`resolves for linux/${cpu}: ${install.join(" ")}`);
