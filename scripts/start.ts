@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
+import { needsBuild } from "../src/cli/build-state";
 import { startBanner } from "../src/cli/start-banner";
 import { prepareStart } from "../src/cli/start-sequence";
 import { getConfig } from "../src/server/config";
@@ -46,18 +46,6 @@ server.on("exit", async (code) => {
 
 await waitUntilHealthy(`http://127.0.0.1:${config.port}/healthz`);
 process.stdout.write(startBanner(config, demo));
-
-function needsBuild(): boolean {
-  const buildId = path.join(".next", "BUILD_ID");
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  const newest = (target: string): number => {
-    const stat = fs.statSync(target);
-    if (!stat.isDirectory()) return stat.mtimeMs;
-    return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((name) => newest(path.join(target, name))));
-  };
-  return ["src", "public", "next.config.ts", "package.json", "package-lock.json"].some((target) => fs.existsSync(target) && newest(target) > built);
-}
 
 async function waitUntilHealthy(healthUrl: string): Promise<void> {
   const deadline = Date.now() + 120_000;

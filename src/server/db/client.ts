@@ -54,6 +54,9 @@ async function open(): Promise<Connection> {
     max: getConfig().dbPoolSize,
     onnotice: () => {},
     connection: { application_name: "pis" },
+    // DB_PREPARE=0: nothing prepared at all, not even postgres.js's own statements (its `commit`,
+    // its type lookup) or queries without per-call options (docs/operations.md, "PgBouncer").
+    ...(getConfig().dbPrepare ? {} : { prepare: false }),
   });
   return { url, sql, db: drizzle(preparing(sql)), embedded };
 }
