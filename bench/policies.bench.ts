@@ -7,9 +7,12 @@ const OWNERS = 10;
 const BUILDINGS_PER_OWNER = 500;
 const UNITS_PER_BUILDING = 20; // 10 × 500 × 20 = 100,000 units, prospects and policies
 const API_PROSPECTS = 100; // created through the API; their policies are due and they are upserted during the sweep
-const BASELINE_REQUESTS = 600;
+const WARM_UP_REQUESTS = 200; // unmeasured: the handlers' first requests (module loading, JIT) are not the baseline
+const BASELINE_REQUESTS = 1500; // about a minute on the shared machine: a p99 of 15 samples, not 6
 const CONCURRENCY = 4;
-const TARGET_SECONDS = 30;
+// The sweep is paced to leave partners their share of the machine (docs/decisions.md, Sweep beside
+// partners): a daily job, it has minutes, not seconds.
+const TARGET_SECONDS = 180;
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,7 +42,7 @@ export async function policiesBench(): Promise<void> {
   const { prospectPartner, completeProspect } = await import("../src/features/prospects/prospect-test-helpers");
   const { newOwner } = await import("../src/test/factories");
   const { call } = await import("../src/test/http");
-  const { SWEEP_BATCH_SIZE, SWEEP_CONCURRENCY } = await import("../src/features/policies/lifecycle/sweep");
+  const { SWEEP_BATCH_SIZE, SWEEP_PAUSE_RATIO } = await import("../src/features/policies/lifecycle/sweep");
   const { sweepToday } = await import("../src/features/policies/lifecycle/as-of");
   try {
     await migrateDatabase(await databaseUrl());
@@ -97,7 +100,10 @@ export async function policiesBench(): Promise<void> {
       from policies x where x.prospect_id = p.id`;
     await sql`
       insert into policy_status_changes (policy_id, from_status, to_status, actor) select id, null, status, 'system:bench' from policies`;
-    await sql`analyze`;
+    // Vacuumed and checkpointed, so neither the baseline nor the sweep pays for the bulk load
+    // (hint bits set on first read, a checkpoint writing it out): the baseline was inflated by it.
+    await sql`vacuum analyze`;
+    await sql`checkpoint`;
     const [counts] = await sql<{ policies: number; due: number }[]>`
       select count(*)::int as policies,
         count(*) filter (where status in ('upcoming', 'active') and (coverage_end_date < ${today} or (status = 'upcoming' and coverage_start_date <= ${today})))::int as due
@@ -132,6 +138,8 @@ export async function policiesBench(): Promise<void> {
       return latencies;
     };
 
+    let warmed = 0;
+    await until(() => ++warmed > WARM_UP_REQUESTS);
     let sent = 0;
     let measuring = true;
     const [baseline, baselineLocks] = await Promise.all([
@@ -168,7 +176,7 @@ export async function policiesBench(): Promise<void> {
         `   ${outcome.seconds < TARGET_SECONDS ? "under" : "OVER"} the ${TARGET_SECONDS} s target`,
     );
     console.log(
-      `  batches: ${batchTimes.length} transactions of up to ${SWEEP_BATCH_SIZE.toLocaleString()} policies, ${SWEEP_CONCURRENCY} at a time; ` +
+      `  batches: ${batchTimes.length} transactions of up to ${SWEEP_BATCH_SIZE.toLocaleString()} policies, one at a time, each followed by a pause of ${SWEEP_PAUSE_RATIO}x its duration; ` +
         `each holds its locks p50 ${pct(batchTimes, 50).toFixed(0)} ms, max ${Math.max(...batchTimes).toFixed(0)} ms`,
     );
     console.log(

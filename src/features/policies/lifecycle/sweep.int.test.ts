@@ -15,7 +15,7 @@ import { changePolicyStatus, statusHistoryOf } from "../status/change-status";
 import { dueStatusOn } from "../status/rules";
 import { issuedPolicy, STATUS_EVENTS, statusEventsOf, subscribeToStatusEvents } from "./lifecycle-test-helpers";
 import { policyExpireDue } from "./policy__expire_due";
-import { sweepDuePolicies } from "./sweep";
+import { SWEEP_PAUSE_RATIO, sweepDuePolicies } from "./sweep";
 
 const partner = enrollmentPartnersOfThisFile();
 
@@ -141,6 +141,38 @@ describe("the status sweep (docs/policies.md, Status over time; decisions §11)"
     expect(events.map((e) => e.policyNumber).sort()).toEqual([...numbers].sort());
     expect(new Set(events.map((e) => e.event))).toEqual(new Set(["policy.expired"]));
     for (const policy of issued) expect((await statusHistoryOf(db, policy.id)).filter((h) => h.toStatus === "expired")).toHaveLength(1);
+  });
+
+  it("runs beside partners: one batch at a time, each followed by a pause sized on its own duration (docs/decisions.md, Sweep beside partners)", async () => {
+    const p = await ready();
+    const db = await getDb();
+    const numbers: string[] = [];
+    for (let i = 0; i < 7; i++) numbers.push((await issuedPolicy(p, `pace-${i}`, { status: "active" })).policyNumber);
+    const paced = async (options: { pauseRatio?: number }) => {
+      const batches: { start: number; end: number; ms: number }[] = [];
+      const result = await sweepDuePolicies(db, "2028-01-01", {
+        actor: "system:test",
+        batchSize: 2,
+        ...options,
+        onBatch: ({ ms }) => batches.push({ start: performance.now() - ms, end: performance.now(), ms }),
+      });
+      return { result, batches };
+    };
+    const { result, batches } = await paced({ pauseRatio: 1.5 });
+    expect(result.expired.filter((n) => numbers.includes(n)).sort()).toEqual([...numbers].sort());
+    expect(batches.length).toBeGreaterThanOrEqual(4);
+    // Never two batches in flight, and after each one a pause of 1.5 times its duration (a timer's
+    // millisecond of rounding allowed) before the next begins.
+    for (let i = 1; i < batches.length; i++) expect(batches[i].start - batches[i - 1].end).toBeGreaterThanOrEqual(batches[i - 1].ms * 1.5 - 1);
+
+    // The default pause, for the cron and the CLI.
+    for (let i = 0; i < 5; i++) numbers.push((await issuedPolicy(p, `pace-default-${i}`, { status: "active" })).policyNumber);
+    const defaults = await paced({});
+    expect(defaults.batches.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < defaults.batches.length; i++) {
+      expect(defaults.batches[i].start - defaults.batches[i - 1].end).toBeGreaterThanOrEqual(defaults.batches[i - 1].ms * SWEEP_PAUSE_RATIO - 1);
+    }
+    expect(SWEEP_PAUSE_RATIO).toBeGreaterThanOrEqual(0.5);
   });
 
   it("waits for a due policy another transaction holds, then changes it: a run leaves nothing due behind", async () => {

@@ -4,7 +4,7 @@ import { type Policy, type PolicyStatus, policies } from "../policies.table";
 import { recordStatusChanges } from "../status/change-status";
 
 /** Policies changed per transaction: short locks, and a batch's events written in one statement. */
-export const SWEEP_BATCH_SIZE = 1000;
+export const SWEEP_BATCH_SIZE = 250;
 
 export type SweepResult = {
   /** Policy numbers that became `expired` (from `active`, or from `upcoming` whose end had passed). */
@@ -32,6 +32,11 @@ function dueOn(asOf: string) {
  */
 export async function sweepBatch(db: Db, asOf: string, options: { actor: string; batchSize: number; skipLocked: boolean }): Promise<Policy[]> {
   return db.transaction(async (tx) => {
+    // The commit does not wait for the WAL flush (docs/decisions.md, Sweep beside partners): it holds
+    // PostgreSQL's NOTIFY lock (its jobs) until it ends, and partner commits that add jobs queue on it.
+    // A crash can lose only the last batches, whose job then runs again (the sweep is cumulative); any
+    // later synchronous commit (the job's completion, a delivery's pick-up) flushes them first.
+    await tx.execute(sql`set local synchronous_commit = off`);
     const due = tx
       .select({ id: policies.id, from: sql<PolicyStatus>`${policies.status}`.as("from_status") })
       .from(policies)
@@ -51,16 +56,20 @@ export async function sweepBatch(db: Db, asOf: string, options: { actor: string;
   });
 }
 
-/** Batches in flight at once: one builds its events while the other writes (skip locked keeps them apart). */
-export const SWEEP_CONCURRENCY = 2;
+/**
+ * The pause after each batch, as a share of that batch's own duration (docs/decisions.md, Sweep
+ * beside partners): the sweep holds PostgreSQL's CPU and the NOTIFY queue's commit lock about half
+ * the time at most, whatever the machine's speed, so partner requests are served between batches.
+ */
+export const SWEEP_PAUSE_RATIO = 0.5;
 
 /**
  * Advances every policy due as of `asOf` (docs/policies.md, Status over time), in transactions of
- * `batchSize` policies, `concurrency` of them at a time. Batches claim `for update skip locked`,
- * so they (and concurrent sweeps) split the work, and a row a partner request holds is left for
- * later in the run instead of waited on. When nothing unlocked is left, a last pass waits for rows
- * that were locked, re-checked as they are released, so a run leaves nothing due behind and never
- * changes a policy twice.
+ * `batchSize` policies, one at a time, each followed by a pause of `pauseRatio` times its own
+ * duration. Batches claim `for update skip locked`, so concurrent sweeps split the work, and a row
+ * a partner request holds is left for later in the run instead of waited on. When nothing unlocked
+ * is left, a last pass waits for rows that were locked, re-checked as they are released, so a run
+ * leaves nothing due behind and never changes a policy twice.
  */
 export async function sweepDuePolicies(
   db: Db,
@@ -68,23 +77,28 @@ export async function sweepDuePolicies(
   options: {
     actor: string;
     batchSize?: number;
-    concurrency?: number;
-    /** Told each batch's size and how long its transaction (and so its locks) lasted. */
-    onBatch?: (batch: { changed: number; ms: number }) => void;
+    pauseRatio?: number;
+    /** Told each batch's size, how long its transaction (and so its locks) lasted, and the pause that follows it. */
+    onBatch?: (batch: { changed: number; ms: number; pauseMs: number }) => void;
   },
 ): Promise<SweepResult> {
   const result: SweepResult = { expired: [], activated: [] };
   const batchSize = options.batchSize ?? SWEEP_BATCH_SIZE;
+  const pauseRatio = options.pauseRatio ?? SWEEP_PAUSE_RATIO;
   const run = async (skipLocked: boolean) => {
     for (;;) {
       const started = performance.now();
       const changed = await sweepBatch(db, asOf, { actor: options.actor, batchSize, skipLocked });
       if (changed.length === 0) return;
-      options.onBatch?.({ changed: changed.length, ms: performance.now() - started });
+      const ms = performance.now() - started;
+      const pauseMs = ms * pauseRatio;
+      options.onBatch?.({ changed: changed.length, ms, pauseMs });
       for (const policy of changed) (policy.status === "expired" ? result.expired : result.activated).push(policy.policyNumber);
+      // A timer, not a microtask: the event loop (the web's, for the inline worker) serves requests meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? SWEEP_CONCURRENCY }, () => run(true)));
+  await run(true);
   await run(false);
   return result;
 }
