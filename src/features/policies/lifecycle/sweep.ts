@@ -32,11 +32,6 @@ function dueOn(asOf: string) {
  */
 export async function sweepBatch(db: Db, asOf: string, options: { actor: string; batchSize: number; skipLocked: boolean }): Promise<Policy[]> {
   return db.transaction(async (tx) => {
-    // The commit does not wait for the WAL flush (docs/decisions.md, Sweep beside partners): it holds
-    // PostgreSQL's NOTIFY lock (its jobs) until it ends, and partner commits that add jobs queue on it.
-    // A crash can lose only the last batches, whose job then runs again (the sweep is cumulative); any
-    // later synchronous commit (the job's completion, a delivery's pick-up) flushes them first.
-    await tx.execute(sql`set local synchronous_commit = off`);
     const due = tx
       .select({ id: policies.id, from: sql<PolicyStatus>`${policies.status}`.as("from_status") })
       .from(policies)
