@@ -53,6 +53,8 @@ const Env = z
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
     TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+    METRICS_TOKEN: z.string().optional(),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -105,6 +107,10 @@ export type Config = {
    * process; otherwise that header is replaced by the connection's address (console sign-in limits).
    */
   trustProxy: boolean;
+  /** Bearer token of `GET /metrics`; unset: the route answers 404 (decisions §14). */
+  metricsToken: string | undefined;
+  /** Port of `npm run worker`'s own HTTP server (`/metrics`); unset: none. */
+  workerHealthPort: number | undefined;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -143,6 +149,8 @@ export function getConfig(): Config {
     seedDemo: (env.SEED_DEMO ?? (env.APP_ENV === "production" ? "0" : "1")) === "1",
     paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
     trustProxy: env.TRUST_PROXY === "1",
+    metricsToken: env.METRICS_TOKEN || undefined,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };
