@@ -61,7 +61,7 @@ async function open(): Promise<Connection> {
 
 /**
  * This process's connections name it, so `pis_db_pool_connections` counts them in
- * `pg_stat_activity` (postgres.js has no pool statistics: docs/decisions.md "Metrics").
+ * `pg_stat_activity` (postgres.js has no pool statistics: docs/decisions.md "Hardening: metrics").
  */
 const APPLICATION_NAME = `pis ${randomBytes(4).toString("hex")}`;
 

@@ -153,7 +153,7 @@ export function createFrontServer(next: NextHandler, rules: FastPathRules): http
     setForwardedFor(req, trustProxy);
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
-    // The gateways count their own requests, whichever door (docs/decisions.md "Metrics").
+    // The gateways count their own requests, whichever door (docs/decisions.md "Hardening: metrics").
     if (!prefix && !isGatewayPath(req.url ?? "/", rules)) observePageRequest(req, res);
     if (!prefix && serveMetrics(req, res)) return;
     if (!bodyAdmitted(req, res, !gateway)) return;

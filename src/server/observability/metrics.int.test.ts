@@ -11,7 +11,7 @@ import { createFrontServer, type FastPathRules } from "../http/front-server";
 import { startWorkerServer } from "./worker-server";
 
 /**
- * `GET /metrics` (docs/decisions.md "Metrics"): scraped from the real front server (a stand-in for
+ * `GET /metrics` (docs/decisions.md "Hardening: metrics"): scraped from the real front server (a stand-in for
  * Next.js behind it) and the worker's server, parsed by a Prometheus text-format parser, while real
  * partner requests, jobs and webhook deliveries to an HTTPS receiver move the counters.
  */

@@ -5,7 +5,7 @@ import type { Meta } from "../trpc/init";
 import { methodLabel, pageRoute, routeTemplate, UNMATCHED_ROUTE } from "./metrics";
 
 /**
- * docs/decisions.md "Metrics": no label value can be an id, a slug or a token. Gateway routes are
+ * docs/decisions.md "Hardening: metrics": no label value can be an id, a slug or a token. Gateway routes are
  * their OpenAPI templates; every other path is one of a few fixed prefixes; methods are a fixed set.
  */
 

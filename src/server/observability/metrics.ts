@@ -5,7 +5,7 @@ import { getConfig } from "../config";
 import { getSql } from "../db/client";
 
 /**
- * Prometheus metrics of this process (docs/decisions.md "Metrics", shared decisions §14): one
+ * Prometheus metrics of this process (docs/decisions.md "Hardening: metrics", shared decisions §14): one
  * registry per process, kept on globalThis because Next.js bundles the route handlers, the start
  * hook and the front server apart, and all of them record into it. Label values are fixed words or
  * route templates, never a slug or an id (`routeTemplate`, `pageRoute`).
