@@ -1,12 +1,17 @@
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../composition/gateways";
+import { ELIGIBILITY_MAX_ATTEMPTS } from "../../features/prospects/eligibility/retry-schedule";
 import { completeProspect, prospectPartner } from "../../features/prospects/prospect-test-helpers";
+import { address } from "../../features/roster/roster-test-helpers";
+import { units } from "../../features/roster/tables";
 import { receiversOfThisFile } from "../../test/https-receiver";
-import { runDueJobs } from "../../test/jobs";
+import { runAttempt, runDueJobs } from "../../test/jobs";
 import { resetConfig } from "../config";
+import { getDb } from "../db/client";
 import { createFrontServer, type FastPathRules } from "../http/front-server";
 import { startWorkerServer } from "./worker-server";
 
@@ -193,6 +198,35 @@ describe("the counters move with real requests, jobs and deliveries", () => {
       expect(route).toMatch(/^(unmatched|\/([a-z_.]+|\{[a-z_]+\})?(\/([a-z_.]+|\{[a-z_]+\}))*)$/);
       expect(route.split("/")).not.toContain(String(prospect.id));
     }
+  });
+
+  it("counts a job that throws as error while it will be retried, and as failed on its last attempt", { timeout: 60_000 }, async () => {
+    withToken(TOKEN);
+    const { post, source, base, token } = await prospectPartner();
+    const call = (path: string, body: unknown) =>
+      fetch(`${front.url}${base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await call("/properties", [
+      { external_system_id: "b-pms", building_name: "Synced", address: address("40 Elm St"), pms_type: "pms_one", pms_property_id: "PP-M" },
+    ]);
+    await call("/units", [{ external_system_id: "u-m", property_external_id: "b-pms", name: "1", pms_unit_id: "PU-M" }]);
+    // A coverage rule the API would refuse, stored anyway: evaluation throws (eligibility-error.int.test.ts).
+    await (await getDb())
+      .update(units)
+      .set({ defaultCoverage: { type: "multiplier", value: "one and a half" as unknown as number } })
+      .where(eq(units.externalSystemId, "u-m"));
+    const pms = { property: undefined, unit: undefined, pms_type: "pms_one", pms_property_id: "PP-M", pms_unit_id: "PU-M" };
+    const { id } = (await post(completeProspect(source, "metrics-err", pms))).body.prospect;
+    const task = "prospect__check_eligibility";
+    const before = await scrape();
+    for (let attempt = 1; attempt <= ELIGIBILITY_MAX_ATTEMPTS; attempt++) await runAttempt(task, `prospect-eligibility:${id}`, attempt);
+    const after = await scrape();
+    const moved = (outcome: string) => sampleOf(after, "pis_jobs_total", { task, outcome }) - sampleOf(before, "pis_jobs_total", { task, outcome });
+    expect([moved("error"), moved("failed"), moved("success")]).toEqual([ELIGIBILITY_MAX_ATTEMPTS - 1, 1, 0]);
+    expect(sampleOf(after, "pis_job_duration_seconds", { task, outcome: "failed" })).toBeGreaterThanOrEqual(1);
   });
 
   it("the worker's own server answers the same on WORKER_HEALTH_PORT", async () => {
