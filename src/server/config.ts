@@ -58,6 +58,8 @@ const Env = z
     RETENTION_INGESTION_DAYS: z.coerce.number().int().min(0).default(30),
     RETENTION_DOCUMENTS_DAYS: z.coerce.number().int().min(0).default(365),
     RETENTION_AUDIT_DAYS: z.coerce.number().int().min(0).default(0),
+    METRICS_TOKEN: z.string().optional(),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -116,6 +118,10 @@ export type Config = {
    * events, superseded document archives, the audit log.
    */
   retentionDays: { deliveries: number; ingestion: number; documents: number; audit: number };
+  /** Bearer token of `GET /metrics`; unset: the route answers 404 (decisions §14). */
+  metricsToken: string | undefined;
+  /** Port of `npm run worker`'s own HTTP server (`/metrics`); unset: none. */
+  workerHealthPort: number | undefined;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -160,6 +166,8 @@ export function getConfig(): Config {
       documents: env.RETENTION_DOCUMENTS_DAYS,
       audit: env.RETENTION_AUDIT_DAYS,
     },
+    metricsToken: env.METRICS_TOKEN || undefined,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };

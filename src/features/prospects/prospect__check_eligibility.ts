@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Tx } from "../../server/db/client";
 import { defineTask } from "../../server/jobs/define-task";
+import { observeProspectEligibility } from "../../server/observability/metrics";
 import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/decision-rows";
 import { undeterminedDecision } from "./eligibility/evaluate";
 import { ELIGIBILITY_MAX_ATTEMPTS } from "./eligibility/retry-schedule";
@@ -22,7 +23,8 @@ export const prospectCheckEligibility = defineTask({
   handler: async ({ prospectId, version }, helpers) => {
     const db = await getDb();
     try {
-      await db.transaction((tx) => decide(tx, prospectId, version));
+      const decided = await db.transaction((tx) => decide(tx, prospectId, version));
+      if (decided) observeProspectEligibility(decided.processingSince);
     } catch (error) {
       if (helpers.job.attempts >= helpers.job.max_attempts) await db.transaction((tx) => markUndetermined(tx, prospectId, version));
       throw error;
@@ -32,11 +34,13 @@ export const prospectCheckEligibility = defineTask({
 
 const pending = (prospectId: number, version: number) => and(eq(prospects.id, prospectId), eq(prospects.version, version), eq(prospects.status, "processing"));
 
-export async function decide(tx: Tx, prospectId: number, version: number): Promise<Prospect | undefined> {
+/** The decided prospect, and since when it waited for the decision (the write that made it `processing`). */
+export async function decide(tx: Tx, prospectId: number, version: number): Promise<(Prospect & { processingSince: Date }) | undefined> {
   const [row] = await lockDecisionRows(tx, pending(prospectId, version));
   if (!row) return undefined; // stale: a newer write replaced this version
   const { decision, effectiveCoverageAmountCents } = decisionOf(row);
-  return write(tx, row, { status: "ready", eligibility: decision, effectiveCoverageAmountCents });
+  const written = await write(tx, row, { status: "ready", eligibility: decision, effectiveCoverageAmountCents });
+  return { ...written, processingSince: row.prospect.updatedAt };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
+import { observeWebhookAttempts } from "../../server/observability/metrics";
 import { type ClaimedDelivery, claimDeliveries } from "./claim";
 import { beforeDeadline, resolveDestination } from "./destination-guard";
 import { LEASE_FAILURE, type PostResult, postJson, type Resolve } from "./http-post";
@@ -56,7 +57,13 @@ export async function attemptDeliveries(ids: string[], clock: Clock = systemCloc
     return beforeDeadline(lookup, signal);
   };
   const outcomes = await Promise.all(claimed.map((item) => attemptBeforeDeadline(db, item, now, resolve, deadline)));
-  return settleDeliveries(db, outcomes, leaseUntil);
+  const settled = await settleDeliveries(db, outcomes, leaseUntil);
+  // A delivery is recorded in its event's transaction: its creation is the event's.
+  observeWebhookAttempts(
+    outcomes.flatMap((outcome, i) => (outcome.attempt ? [{ ...outcome.attempt, eventCreatedAt: claimed[i].delivery.createdAt }] : [])),
+    settled.map((delivery) => delivery.status),
+  );
+  return settled;
 }
 
 /** One delivery, for callers (and tests) that drive a single delivery; undefined when nothing was due. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { getConfig } from "../config";
@@ -53,13 +54,19 @@ async function open(): Promise<Connection> {
   const sql = connectPostgres(url, {
     max: getConfig().dbPoolSize,
     onnotice: () => {},
-    connection: { application_name: "pis" },
+    connection: { application_name: APPLICATION_NAME },
     // DB_PREPARE=0: nothing prepared at all, not even postgres.js's own statements (its `commit`,
     // its type lookup) or queries without per-call options (docs/operations.md, "PgBouncer").
     ...(getConfig().dbPrepare ? {} : { prepare: false }),
   });
   return { url, sql, db: drizzle(preparing(sql)), embedded };
 }
+
+/**
+ * This process's connections name it, so `pis_db_pool_connections` counts them in
+ * `pg_stat_activity` (postgres.js has no pool statistics: docs/decisions.md "Hardening: metrics").
+ */
+const APPLICATION_NAME = `pis ${randomBytes(4).toString("hex")}`;
 
 /** Statements with more parameters than this (batch writes of many rows) are not kept prepared. */
 const MAX_PREPARED_PARAMETERS = 100;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { getConfig } from "../config";
 import { errors } from "../errors";
 import { logger } from "../log";
+import { observePageRequest, serveMetrics } from "../observability/metrics";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 
@@ -122,6 +123,16 @@ export function gatewayFor(url: string, rules: FastPathRules): GatewayPrefix | u
   return prefix;
 }
 
+/** A path Next.js hands to a gateway's catch-all route (that gateway counts it), as far as its prefix and first segment tell. */
+function isGatewayPath(url: string, rules: FastPathRules): boolean {
+  const prefix = url.startsWith("/api/") ? "/api" : url.startsWith("/ingest/") ? "/ingest" : undefined;
+  if (!prefix) return false;
+  const first = url.slice(prefix.length + 1).split(/[/?]/)[0];
+  return !(rules.gateways.get(prefix) ?? DOCS_ROUTES).has(first);
+}
+/** The other routes under `/api` when the build's own list is not known (`npm run dev`). */
+const DOCS_ROUTES: ReadonlySet<string> = new Set(["docs", "openapi.json"]);
+
 /**
  * The client's address as Next.js's routes read it (`X-Forwarded-For`, whose last entry counts: the
  * console's sign-in limits, decisions §15): the connection's own address, unless `TRUST_PROXY=1`
@@ -142,6 +153,9 @@ export function createFrontServer(next: NextHandler, rules: FastPathRules): http
     setForwardedFor(req, trustProxy);
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
+    // The gateways count their own requests, whichever door (docs/decisions.md "Hardening: metrics").
+    if (!prefix && !isGatewayPath(req.url ?? "/", rules)) observePageRequest(req, res);
+    if (!prefix && serveMetrics(req, res)) return;
     if (!bodyAdmitted(req, res, !gateway)) return;
     (gateway ?? next)(req, res).catch((error: unknown) => {
       logger().error({ err: error, path: req.url?.split("?")[0] }, "request failed");

@@ -5,6 +5,7 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getDb } from "../db/client";
 import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
+import { observeHttpRequest, routeTemplate } from "../observability/metrics";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
@@ -91,10 +92,13 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
   const adapter = createOpenApiNodeHttpHandler({
     router,
     createContext: async ({ req }: { req: AdapterRequest }) => contextOf(await getDb(), req[STATE]),
-    responseMeta: ({ errors: failures, ctx }: { errors: unknown[]; ctx?: Context }) =>
-      failures.length === 0 && ctx?.rest?.status ? { status: ctx.rest.status } : {},
+    responseMeta: ({ errors: failures, ctx, paths }: { errors: unknown[]; ctx?: Context; paths?: string[] }) => {
+      if (ctx?.rest) ctx.rest.procedure = paths?.[0];
+      return failures.length === 0 && ctx?.rest?.status ? { status: ctx.rest.status } : {};
+    },
     onError: ({ error, path, req }: { error: Error & { code?: string }; path?: string; req: AdapterRequest }) => {
       const state = req[STATE];
+      state.procedure = path;
       // Must not throw: the adapter would then never answer.
       try {
         state.error = answerFor(error, path ? procedures[path]?._def.meta : undefined, state);
@@ -145,6 +149,12 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
         client: state.clientId,
       },
       "request",
+    );
+    observeHttpRequest(
+      routeTemplate(prefix, state.procedure && procedures[state.procedure]?._def.meta?.openapi?.path),
+      state.method,
+      answer.status,
+      (performance.now() - started) / 1000,
     );
     return {
       status: answer.status,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { JobHelpers, Task, TaskList } from "graphile-worker";
 import type { z } from "zod";
 import type { Tx } from "../db/client";
+import { observeJob } from "../observability/metrics";
 
 /**
  * What adding a job needs of a task: its name, payload schema and attempt limit. A task whose jobs
@@ -125,11 +126,18 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
     if (names.has(definition.name)) throw new Error(`Task ${definition.name} is defined twice`);
     names.add(definition.name);
     list[definition.name] = withCause(async (raw, helpers) => {
-      const payload = definition.payload.parse(raw ?? {});
+      const started = performance.now();
       try {
-        await definition.handler(payload, helpers);
-      } finally {
-        if (definition.everySeconds) await reschedule(definition);
+        const payload = definition.payload.parse(raw ?? {});
+        try {
+          await definition.handler(payload, helpers);
+        } finally {
+          if (definition.everySeconds) await reschedule(definition);
+        }
+        observeJob(definition.name, "success", (performance.now() - started) / 1000);
+      } catch (error) {
+        observeJob(definition.name, helpers.job.attempts >= helpers.job.max_attempts ? "failed" : "error", (performance.now() - started) / 1000);
+        throw error;
       }
     });
   }

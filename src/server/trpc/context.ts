@@ -17,6 +17,8 @@ export type RestState = {
   status?: number;
   /** The error answer decided by `onError`, written by the wrapper. */
   error?: AppError;
+  /** The matched procedure (its OpenAPI path is the request's metrics label). */
+  procedure?: string;
   /** Who called, for the access log. */
   clientId?: string;
 };
