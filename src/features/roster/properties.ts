@@ -6,7 +6,8 @@ import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
+import { insertRows } from "./bulk";
+import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
 import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
@@ -66,9 +67,10 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   const before = addressOf(row);
   const disagreement = applyFields(ctx, row, match?.unitCount ?? 0, item, address, !match);
   const building = match ?? { row, unitCount: 0, dirty: true };
+  // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
+  if (match && !sameStored(updatableOf(match.row), updatableOf(row))) building.dirty = true;
   if (match) match.row = row;
   else ctx.buildings.push(building);
-  building.dirty = true;
   if (disagreement) ctx.disagreements.push({ ...disagreement, building });
   if (!match || !sameAddress(before, addressOf(row))) ctx.stored.push({ ...addressOf(row), building });
   return match ? "updated" : "created";
@@ -225,18 +227,22 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
   const fresh = ctx.buildings.filter((building) => building.row.id === undefined);
   const changed = ctx.buildings.filter((building) => building.row.id !== undefined && building.dirty);
   if (fresh.length) {
-    const inserted = await tx
-      .insert(properties)
-      .values(fresh.map(({ row: { id: _, ...row } }) => row))
-      .returning({ id: properties.id, externalSystemId: properties.externalSystemId });
-    const idOf = new Map(inserted.map((row) => [row.externalSystemId, row.id]));
-    for (const building of fresh) building.row.id = idOf.get(building.row.externalSystemId);
+    const inserted = await insertRows(
+      tx,
+      properties,
+      fresh.map(({ row: { id: _, ...row } }) => row),
+      { returning: sql`${properties.id}, ${properties.externalSystemId}` },
+    );
+    const idOf = new Map(inserted.map((row) => [row.external_system_id as string, row.id as number]));
+    for (const building of fresh) building.row.id = idOf.get(building.row.externalSystemId as string);
   }
   if (changed.length) {
-    await tx
-      .insert(properties)
-      .values(changed.map(({ row }) => ({ ...(row as PropertyRow), updatedAt: new Date() })))
-      .onConflictDoUpdate({ target: properties.id, set: upsertSet() });
+    await insertRows(
+      tx,
+      properties,
+      changed.map(({ row }) => ({ ...(row as PropertyRow), updatedAt: new Date() })),
+      { onConflictUpdate: { target: properties.id, set: [...UPDATABLE] } },
+    );
   }
   if (ctx.disagreements.length) {
     await tx.insert(addressDisagreements).values(ctx.disagreements.map(({ building, ...entry }) => ({ ...entry, propertyId: building.row.id as number })));
@@ -266,6 +272,7 @@ const UPDATABLE = [
   "updatedAt",
 ] as const;
 
-function upsertSet() {
-  return Object.fromEntries(UPDATABLE.map((key) => [key, sql.raw(`excluded.${properties[key].name}`)]));
+/** The columns an item can change (the upsert's columns but its time), compared before and after. */
+function updatableOf(row: Row): Record<string, unknown> {
+  return Object.fromEntries(UPDATABLE.flatMap((key) => (key === "updatedAt" ? [] : [[key, row[key]]])));
 }

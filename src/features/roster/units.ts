@@ -6,7 +6,8 @@ import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./add
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, validItems } from "./collection";
+import { insertRows } from "./bulk";
+import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
 
@@ -182,14 +183,26 @@ function applyFields(building: Building, unit: UnitState, item: UnitItem, name: 
   if (name !== undefined && nameKey(name) !== row.nameKey) {
     if (building.units.some((other) => other !== unit && other.row.nameKey === nameKey(name))) fail("name", ROSTER_MESSAGES.duplicateUnitName);
   }
+  const before = storedFieldsOf(row);
   row.externalSystemId = item.external_system_id;
   if (name !== undefined) Object.assign(row, { name, nameKey: nameKey(name) });
   // Stored exactly as sent (spec Unit: "The unit's full address exactly as stored").
   if (item.address !== undefined) row.address = item.address;
   if (item.pms_unit_id !== undefined) row.pmsUnitId = item.pms_unit_id;
   if (item.default_coverage !== undefined) row.defaultCoverage = item.default_coverage;
-  unit.dirty = true;
+  // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
+  if (unit.dirty || !sameStored(before, storedFieldsOf(row))) unit.dirty = true;
 }
+
+/** The columns an item can change, compared before and after it is applied. */
+const storedFieldsOf = (row: UnitState["row"]) => ({
+  externalSystemId: row.externalSystemId,
+  name: row.name,
+  nameKey: row.nameKey,
+  address: row.address,
+  pmsUnitId: row.pmsUnitId,
+  defaultCoverage: row.defaultCoverage,
+});
 
 async function loadBuildings(tx: Tx, ownerId: number, items: UnitItem[]): Promise<Map<string, Building>> {
   const ids = [...new Set(items.map((item) => item.property_external_id))];
@@ -232,15 +245,11 @@ async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof 
           changed.map((row) => row.id),
         ),
       );
-    await tx
-      .insert(units)
-      .values(changed)
-      .onConflictDoUpdate({
-        target: units.id,
-        set: columnsFromExcluded(["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"]),
-      });
+    await insertRows(tx, units, changed, {
+      onConflictUpdate: { target: units.id, set: ["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"] },
+    });
   }
-  if (fresh.length) await tx.insert(units).values(fresh);
+  await insertRows(tx, units, fresh);
   const streets = buildings.filter((building) => building.streetChanged);
   for (const building of streets) {
     await tx
@@ -253,8 +262,4 @@ async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof 
     tx,
     streets.map(({ row }) => ({ propertyId: row.id, source: "units", lineOne: row.addressLineOne, city: row.city, state: row.state, zip: row.zip })),
   );
-}
-
-function columnsFromExcluded(keys: Array<keyof typeof units.$inferSelect>) {
-  return Object.fromEntries(keys.map((key) => [key, sql.raw(`excluded.${units[key].name}`)]));
 }

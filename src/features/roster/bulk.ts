@@ -1,0 +1,46 @@
+import { getTableColumns, getTableName, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Tx } from "../../server/db/client";
+
+/**
+ * A batch's rows written with ONE jsonb parameter (`jsonb_to_recordset`), not a parameter per
+ * value: building a 500-row, 20-column statement value by value cost more time in the web process
+ * than PostgreSQL took to run it (docs/decisions.md, Roster batch speed).
+ *
+ * Every row carries the same keys (the table's TypeScript column names); a column left out takes
+ * its default. Values are stored as JSON gives them: jsonb columns as the object, timestamps as
+ * ISO text.
+ */
+export async function insertRows<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  rows: Array<Partial<T["$inferInsert"]>>,
+  options: { onConflictUpdate?: { target: PgColumn; set: Array<keyof T["$inferInsert"] & string> }; returning?: SQL } = {},
+): Promise<Array<Record<string, unknown>>> {
+  if (!rows.length) return [];
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const keys = Object.keys(rows[0]).filter((key) => key in columns);
+  const name = (key: string) => sql.identifier(columns[key].name);
+  const names = sql.join(keys.map(name), sql`, `);
+  const record = sql.join(
+    keys.map((key) => sql`${name(key)} ${sql.raw(recordTypeOf(columns[key]))}`),
+    sql`, `,
+  );
+  const json = JSON.stringify(rows.map((row) => Object.fromEntries(keys.map((key) => [columns[key].name, (row as Record<string, unknown>)[key] ?? null]))));
+  const conflict = options.onConflictUpdate
+    ? sql` on conflict (${sql.identifier(options.onConflictUpdate.target.name)}) do update set ${sql.join(
+        options.onConflictUpdate.set.map((key) => sql`${name(key)} = excluded.${name(key)}`),
+        sql`, `,
+      )}`
+    : sql``;
+  const returning = options.returning ? sql` returning ${options.returning}` : sql``;
+  return tx.execute<Record<string, unknown>>(
+    sql`insert into ${sql.identifier(getTableName(table))} (${names}) select ${names} from jsonb_to_recordset(${json}::jsonb) as r(${record})${conflict}${returning}`,
+  );
+}
+
+/** A column's type in the record definition: a serial column's values are integers. */
+function recordTypeOf(column: PgColumn): string {
+  const type = column.getSQLType();
+  return type === "serial" ? "integer" : type === "bigserial" ? "bigint" : type;
+}
