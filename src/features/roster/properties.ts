@@ -5,8 +5,9 @@ import { ownerBuildingGrants } from "../owners/tables";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
+import { addressHistory } from "./address-history.table";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { insertRows } from "./bulk";
+import { idArray, insertRows } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
 import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
@@ -23,6 +24,8 @@ type Context = {
   disagreements: Array<typeof addressDisagreements.$inferInsert & { building: Building }>;
   /** Addresses stored by this batch (created, or sent and applied), for the derivation history. */
   stored: Array<StoredAddress & { building: Building }>;
+  /** The address the partner last sent for each candidate building (its last `properties` history entry). */
+  lastSent: Map<number, StoredAddress>;
 };
 
 /**
@@ -32,14 +35,19 @@ type Context = {
 export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, rawItems: unknown[]): Promise<ItemResult[]> {
   const parsed = parseItems(propertyItem, rawItems);
   const items = validItems(parsed);
+  const buildings = await loadCandidates(tx, owner.id, items);
   const ctx: Context = {
     owner,
     clientId,
-    buildings: await loadCandidates(tx, owner.id, items),
+    buildings,
     bankIds: await loadBankAccounts(tx, owner.id, items),
     grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
     disagreements: [],
     stored: [],
+    lastSent: await lastSentAddresses(
+      tx,
+      buildings.flatMap((building) => (building.row.id === undefined ? [] : [building.row.id])),
+    ),
   };
   const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
   const updatedIds = ctx.buildings.flatMap((building) => (building.dirty && building.row.id !== undefined ? [building.row.id] : []));
@@ -158,7 +166,7 @@ function applyFields(ctx: Context, row: Row, unitCount: number, item: PropertyIt
         proposedState: address.state,
         proposedZip: address.zip,
       };
-    } else if (!row.addressLockedAt) {
+    } else if (!row.addressLockedAt && !derivedSinceSent(ctx, row, address)) {
       Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
     }
   }
@@ -202,6 +210,26 @@ async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): P
     : [];
   const countOf = new Map(counts.map((entry) => [entry.propertyId, entry.count]));
   return rows.map((row) => ({ row, unitCount: countOf.get(row.id) ?? 0, dirty: false }));
+}
+
+/**
+ * spec Property rules, Address derivation: "the stored address may differ from what was sent". The
+ * address the partner last sent, sent again after the units derived the street, is not a new
+ * address: it does not undo the derivation (docs/decisions.md, Roster batch speed).
+ */
+function derivedSinceSent(ctx: Context, row: Row, address: Address): boolean {
+  const sent = row.id === undefined ? undefined : ctx.lastSent.get(row.id);
+  return sent !== undefined && sameAddress(sent, address) && !sameAddress(sent, addressOf(row));
+}
+
+async function lastSentAddresses(tx: Tx, buildingIds: number[]): Promise<Map<number, StoredAddress>> {
+  if (!buildingIds.length) return new Map();
+  const rows = await tx.execute<StoredAddress & { propertyId: number }>(sql`
+    select distinct on (property_id) property_id as "propertyId", line_one as "lineOne", city, state, zip
+    from ${addressHistory}
+    where property_id = any(${idArray(buildingIds)}) and source = 'properties'
+    order by property_id, id desc`);
+  return new Map(rows.map(({ propertyId, ...address }) => [propertyId, address]));
 }
 
 async function loadBankAccounts(tx: Tx, ownerId: number, items: PropertyItem[]): Promise<Map<string, number>> {
