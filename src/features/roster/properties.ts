@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
@@ -7,7 +7,7 @@ import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { addressHistory } from "./address-history.table";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { idArray, insertRows } from "./bulk";
+import { idArray, insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
 import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
@@ -190,9 +190,9 @@ async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): P
       and(
         eq(properties.ownerId, ownerId),
         or(
-          inArray(properties.externalSystemId, ids),
-          pmsIds.length ? inArray(properties.pmsPropertyId, pmsIds) : undefined,
-          names.length ? inArray(properties.nameKey, names) : undefined,
+          sql`${properties.externalSystemId} = any(${textArray(ids)})`,
+          pmsIds.length ? sql`${properties.pmsPropertyId} = any(${textArray(pmsIds)})` : undefined,
+          names.length ? sql`${properties.nameKey} = any(${textArray(names)})` : undefined,
         ),
       ),
     );
@@ -200,12 +200,7 @@ async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): P
     ? await tx
         .select({ propertyId: units.propertyId, count: sql<number>`count(*)::int` })
         .from(units)
-        .where(
-          inArray(
-            units.propertyId,
-            rows.map((row) => row.id),
-          ),
-        )
+        .where(sql`${units.propertyId} = any(${idArray(rows.map((row) => row.id))})`)
         .groupBy(units.propertyId)
     : [];
   const countOf = new Map(counts.map((entry) => [entry.propertyId, entry.count]));
@@ -238,7 +233,7 @@ async function loadBankAccounts(tx: Tx, ownerId: number, items: PropertyItem[]):
   const rows = await tx
     .select({ id: bankAccounts.id, externalSystemId: bankAccounts.externalSystemId })
     .from(bankAccounts)
-    .where(and(eq(bankAccounts.ownerId, ownerId), inArray(bankAccounts.externalSystemId, ids)));
+    .where(and(eq(bankAccounts.ownerId, ownerId), sql`${bankAccounts.externalSystemId} = any(${textArray(ids)})`));
   return new Map(rows.map((row) => [row.externalSystemId, row.id]));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { FieldErrors } from "../../server/errors";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
@@ -6,7 +6,7 @@ import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./add
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { insertRows } from "./bulk";
+import { idArray, insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
@@ -210,17 +210,12 @@ async function loadBuildings(tx: Tx, ownerId: number, items: UnitItem[]): Promis
   const rows = await tx
     .select()
     .from(properties)
-    .where(and(eq(properties.ownerId, ownerId), inArray(properties.externalSystemId, ids)));
+    .where(and(eq(properties.ownerId, ownerId), sql`${properties.externalSystemId} = any(${textArray(ids)})`));
   const existing = rows.length
     ? await tx
         .select()
         .from(units)
-        .where(
-          inArray(
-            units.propertyId,
-            rows.map((row) => row.id),
-          ),
-        )
+        .where(sql`${units.propertyId} = any(${idArray(rows.map((row) => row.id))})`)
     : [];
   return new Map(
     rows.map((row) => [
@@ -239,23 +234,17 @@ async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof 
     await tx
       .update(units)
       .set({ nameKey: sql`'~' || ${units.id}` })
-      .where(
-        inArray(
-          units.id,
-          changed.map((row) => row.id),
-        ),
-      );
+      .where(sql`${units.id} = any(${idArray(changed.map((row) => row.id))})`);
     await insertRows(tx, units, changed, {
       onConflictUpdate: { target: units.id, set: ["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"] },
     });
   }
   await insertRows(tx, units, fresh);
   const streets = buildings.filter((building) => building.streetChanged);
-  for (const building of streets) {
-    await tx
-      .update(properties)
-      .set({ addressLineOne: building.row.addressLineOne, streetKey: building.row.streetKey, updatedAt: sql`now()` })
-      .where(eq(properties.id, building.row.id));
+  if (streets.length) {
+    const derived = streets.map(({ row }) => ({ id: row.id, line: row.addressLineOne, key: row.streetKey }));
+    await tx.execute(sql`update ${properties} p set address_line_one = d.line, street_key = d.key, updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(derived)}::jsonb) as d(id int, line text, key text) where p.id = d.id`);
   }
   if (disagreements.length) await tx.insert(addressDisagreements).values(disagreements);
   await recordAddressHistory(
