@@ -74,8 +74,8 @@ export function collectionResponse<R extends ItemResult>(results: R[]) {
  * Whether an item left a row's columns as they were: compared as stored (JSON, so a jsonb value read
  * back with its keys reordered, or an absent key against an undefined one, is the same value).
  */
-export function sameStored(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
-  for (const key of Object.keys(before)) {
+export function sameStored<T extends object>(before: T, after: T, keys: ReadonlyArray<keyof T> = Object.keys(before) as Array<keyof T>): boolean {
+  for (const key of keys) {
     const [a, b] = [before[key], after[key]];
     if (a === b || (a == null && b == null)) continue;
     if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;

@@ -76,7 +76,7 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   const disagreement = applyFields(ctx, row, match?.unitCount ?? 0, item, address, !match);
   const building = match ?? { row, unitCount: 0, dirty: true };
   // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
-  if (match && !sameStored(updatableOf(match.row), updatableOf(row))) building.dirty = true;
+  if (match && !sameStored(match.row, row, UPDATABLE)) building.dirty = true;
   if (match) match.row = row;
   else ctx.buildings.push(building);
   if (disagreement) ctx.disagreements.push({ ...disagreement, building });
@@ -276,6 +276,7 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
   );
 }
 
+/** The columns an item can change (`updatedAt` is the copied row's own until written). */
 const UPDATABLE = [
   "externalSystemId",
   "buildingName",
@@ -294,8 +295,3 @@ const UPDATABLE = [
   "active",
   "updatedAt",
 ] as const;
-
-/** The columns an item can change (the upsert's columns but its time), compared before and after. */
-function updatableOf(row: Row): Record<string, unknown> {
-  return Object.fromEntries(UPDATABLE.flatMap((key) => (key === "updatedAt" ? [] : [[key, row[key]]])));
-}

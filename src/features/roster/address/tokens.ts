@@ -9,13 +9,23 @@ export type Token = { text: string; key: string };
  * "37-12" and "1/2" stay).
  */
 export function foldKey(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toUpperCase()
-    .replace(/[^A-Z0-9/#-]/g, "")
-    .replace(/^[-/]+|[-/]+$/g, "");
+  let key = folded.get(text);
+  if (key === undefined) {
+    key = text
+      .normalize("NFD")
+      .replace(/\p{M}/gu, "")
+      .toUpperCase()
+      .replace(/[^A-Z0-9/#-]/g, "")
+      .replace(/^[-/]+|[-/]+$/g, "");
+    // Words repeat across a batch's addresses (street names, suffixes, designators): fold each once.
+    if (folded.size >= FOLDED_MAX) folded.clear();
+    folded.set(text, key);
+  }
+  return key;
 }
+
+const FOLDED_MAX = 10_000;
+const folded = new Map<string, string>();
 
 /** A designator written against its value: "APT4", "Ste.200", "Unit-3B". */
 const GLUED_DESIGNATOR = /^([A-Za-z]+)[.-]?(\d[\w-]*)$/;
