@@ -9,6 +9,7 @@ import { addressHistory } from "./address-history.table";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { idArray, insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
+import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
@@ -26,6 +27,8 @@ type Context = {
   stored: Array<StoredAddress & { building: Building }>;
   /** The address the partner last sent for each candidate building (its last `properties` history entry). */
   lastSent: Map<number, StoredAddress>;
+  /** The latest disagreements of the locked candidate buildings. */
+  recorded: LatestDisagreements;
 };
 
 /**
@@ -44,6 +47,10 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
     grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
     disagreements: [],
     stored: [],
+    recorded: await latestDisagreements(
+      tx,
+      buildings.flatMap(({ row }) => (row.addressLockedAt && row.id !== undefined ? [row.id] : [])),
+    ),
     lastSent: await lastSentAddresses(
       tx,
       buildings.flatMap((building) => (building.row.id === undefined ? [] : [building.row.id])),
@@ -157,15 +164,16 @@ function applyFields(ctx: Context, row: Row, unitCount: number, item: PropertyIt
   if (address && !created) {
     // spec Property rules, Address derivation: once locked, a different address is logged, not applied.
     if (row.addressLockedAt && !sameAddress(address, addressOf(row))) {
-      disagreement = {
-        propertyId: 0,
-        source: "partner_update",
+      const entry = {
+        source: "partner_update" as const,
         storedLineOne: row.addressLineOne,
         proposedLineOne: address.lineOne,
         proposedCity: address.city,
         proposedState: address.state,
         proposedZip: address.zip,
       };
+      // Once: the same proposal again (an unchanged re-send) is already on record.
+      if (!alreadyRecorded(ctx.recorded, row.id as number, entry)) disagreement = { propertyId: 0, ...entry };
     } else if (!row.addressLockedAt && !derivedSinceSent(ctx, row, address)) {
       Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
     }

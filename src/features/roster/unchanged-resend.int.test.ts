@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { queuedJobs } from "../../test/jobs";
 import { reevaluateTask } from "../prospects/request-reevaluation";
-import { onboardingPartner } from "./roster-test-helpers";
+import { lockAddressForPolicy } from "./address-lock";
+import { building, onboardingPartner } from "./roster-test-helpers";
 
 /** Every stored row of the owner's roster with its row version (xmin changes with any UPDATE). */
 async function rosterState(ownerId: number) {
@@ -95,5 +96,34 @@ describe("the address the partner last sent, sent again (spec Property rules, Ad
     expect(await stored()).toBe("100 Congress Avenue");
     await post("properties", [{ ...propertyItems[0], address: { ...propertyItems[0].address, line_one: "102 Congress Ave" } }]);
     expect(await stored()).toBe("102 Congress Ave");
+  });
+});
+
+describe("an unchanged re-send on a locked address (spec Property rules, Address derivation)", () => {
+  it("records each disagreement once; a different proposal is recorded again", async () => {
+    const { post, owner } = await onboardingPartner();
+    await post("properties", propertyItems);
+    await post("units", unitItems);
+    await lockAddressForPolicy(await getDb(), (await building(owner.id, "p1")).id);
+    const disagreeing = [1, 2].map((n) => ({ ...unitItems[n - 1], address: { ...unitItems[0].address, line_one: `77 Other St Apt ${n}` } }));
+    const refresh = [{ ...propertyItems[0], address: { ...propertyItems[0].address, line_one: "9 Elm St" } }];
+    for (let i = 0; i < 2; i++) {
+      expect((await post("units", disagreeing)).body.meta).toEqual({ created: 0, updated: 2, failed: 0 });
+      expect((await post("properties", refresh)).body.meta).toEqual({ created: 0, updated: 1, failed: 0 });
+    }
+    const recorded = async () =>
+      (
+        await (
+          await getDb()
+        ).execute<{ source: string; line: string }>(
+          sql`select d.source, d.proposed_line_one as line from address_disagreements d join properties p on p.id = d.property_id where p.owner_id = ${owner.id} order by d.id`,
+        )
+      ).map((row) => [row.source, row.line]);
+    expect(await recorded()).toEqual([
+      ["derivation", "77 Other Street"],
+      ["partner_update", "9 Elm St"],
+    ]);
+    await post("properties", [{ ...propertyItems[0], address: { ...propertyItems[0].address, line_one: "11 Elm St" } }]);
+    expect((await recorded()).at(-1)).toEqual(["partner_update", "11 Elm St"]);
   });
 });

@@ -8,6 +8,7 @@ import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
 import { idArray, insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
+import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
 
@@ -35,6 +36,10 @@ export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]):
   const parsed = parseItems(unitItem, rawItems);
   const items = validItems(parsed);
   const loaded = await loadBuildings(tx, ownerId, items);
+  const recorded = await latestDisagreements(
+    tx,
+    [...loaded.values()].flatMap(({ row }) => (row.addressLockedAt ? [row.id as number] : [])),
+  );
   let excluded = new Map<UnitItem, FieldErrors>();
   for (let pass = 1; ; pass++) {
     const final = pass > FREE_PASSES;
@@ -42,6 +47,7 @@ export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]):
     const disagreements = deriveStreets(
       buildings,
       items.filter((item) => !excluded.has(item)),
+      recorded,
     );
     const results = applyInOrder(parsed, (item) => {
       const errors = final ? excluded.get(item) : undefined;
@@ -84,7 +90,7 @@ function copyOf(loaded: Map<string, Building>): Map<string, Building> {
 }
 
 /** spec Property rules, Address derivation: the street shared by the units' cleaned addresses. */
-function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Array<typeof addressDisagreements.$inferInsert> {
+function deriveStreets(buildings: Map<string, Building>, items: UnitItem[], recorded: LatestDisagreements): Array<typeof addressDisagreements.$inferInsert> {
   const disagreements: Array<typeof addressDisagreements.$inferInsert> = [];
   for (const [externalId, building] of buildings) {
     const incoming = items.filter((item) => item.property_external_id === externalId && item.address?.line_one);
@@ -99,16 +105,17 @@ function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Arr
     const derived = deriveBuildingStreet(lines);
     if (!derived || derived === building.row.addressLineOne) continue;
     if (building.row.addressLockedAt) {
-      // Derivation stops once staff corrected the address or a policy exists: log, do not apply.
-      disagreements.push({
-        propertyId: building.row.id,
-        source: "derivation",
+      // Derivation stops once staff corrected the address or a policy exists: log, do not apply
+      // (once: the same proposal again, as from an unchanged re-send, is already on record).
+      const entry = {
+        source: "derivation" as const,
         storedLineOne: building.row.addressLineOne,
         proposedLineOne: derived,
         proposedCity: building.row.city,
         proposedState: building.row.state,
         proposedZip: building.row.zip,
-      });
+      };
+      if (!alreadyRecorded(recorded, building.row.id, entry)) disagreements.push({ propertyId: building.row.id, ...entry });
       continue;
     }
     building.row.addressLineOne = derived;
