@@ -10,7 +10,7 @@ import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/proper
 import { idArray, insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
-import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
+import { type Building, BuildingIndex, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
 
@@ -20,6 +20,8 @@ type Context = {
   owner: Owner;
   clientId: string;
   buildings: Building[];
+  /** The same buildings, indexed for matching. */
+  index: BuildingIndex;
   bankIds: Map<string, number>;
   grants: Set<string> | null;
   disagreements: Array<typeof addressDisagreements.$inferInsert & { building: Building }>;
@@ -43,6 +45,7 @@ export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, r
     owner,
     clientId,
     buildings,
+    index: new BuildingIndex(buildings),
     bankIds: await loadBankAccounts(tx, owner.id, items),
     grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
     disagreements: [],
@@ -76,7 +79,7 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
     fail(item.pms_type == null ? "pms_type" : "pms_property_id", "pms_type and pms_property_id are sent together");
   }
   if (ctx.grants) checkGranted(ctx.grants, item);
-  const match = matchBuilding(ctx.buildings, item, address);
+  const match = matchBuilding(ctx.index, item, address);
   // A matched building is linked to the partner identifier (adopted) when the item succeeds.
   const row = match ? { ...match.row, externalSystemId: item.external_system_id } : newRow(ctx, item, address);
   const before = addressOf(row);
@@ -84,8 +87,10 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
   const building = match ?? { row, unitCount: 0, dirty: true };
   // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
   if (match && !sameStored(match.row, row, UPDATABLE)) building.dirty = true;
-  if (match) match.row = row;
-  else ctx.buildings.push(building);
+  if (match) {
+    match.row = row;
+    ctx.index.put(match);
+  } else ctx.index.add(building);
   if (disagreement) ctx.disagreements.push({ ...disagreement, building });
   if (!match || !sameAddress(before, addressOf(row))) ctx.stored.push({ ...addressOf(row), building });
   return match ? "updated" : "created";
