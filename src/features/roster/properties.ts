@@ -40,24 +40,31 @@ type Context = {
 export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, rawItems: unknown[]): Promise<ItemResult[]> {
   const parsed = parseItems(propertyItem, rawItems);
   const items = validItems(parsed);
-  const buildings = await loadCandidates(tx, owner.id, items);
+  // Lookups that do not depend on each other are sent together (pipelined on the connection).
+  const [buildings, bankIds, grants] = await Promise.all([
+    loadCandidates(tx, owner.id, items),
+    loadBankAccounts(tx, owner.id, items),
+    owner.managed ? loadGrants(tx, owner.id, clientId) : null,
+  ]);
+  const ids = buildings.flatMap(({ row }) => (row.id === undefined ? [] : [row.id]));
+  const [recorded, lastSent] = await Promise.all([
+    latestDisagreements(
+      tx,
+      buildings.flatMap(({ row }) => (row.addressLockedAt && row.id !== undefined ? [row.id] : [])),
+    ),
+    lastSentAddresses(tx, ids),
+  ]);
   const ctx: Context = {
     owner,
     clientId,
     buildings,
     index: new BuildingIndex(buildings),
-    bankIds: await loadBankAccounts(tx, owner.id, items),
-    grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
+    bankIds,
+    grants,
     disagreements: [],
     stored: [],
-    recorded: await latestDisagreements(
-      tx,
-      buildings.flatMap(({ row }) => (row.addressLockedAt && row.id !== undefined ? [row.id] : [])),
-    ),
-    lastSent: await lastSentAddresses(
-      tx,
-      buildings.flatMap((building) => (building.row.id === undefined ? [] : [building.row.id])),
-    ),
+    recorded,
+    lastSent,
   };
   const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
   const updatedIds = ctx.buildings.flatMap((building) => (building.dirty && building.row.id !== undefined ? [building.row.id] : []));
