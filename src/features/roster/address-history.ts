@@ -1,5 +1,6 @@
 import type { Tx } from "../../server/db/client";
 import { type AddressSource, addressHistory } from "./address-history.table";
+import { insertRows } from "./bulk";
 
 /** A building's stored address, as the roster keeps it (line, city, two-letter state, five-digit zip). */
 export type StoredAddress = { lineOne: string; city: string; state: string; zip: string };
@@ -11,5 +12,9 @@ export const sameAddress = (a: StoredAddress, b: StoredAddress) => a.lineOne ===
 /** Appends to the derivation history in the caller's transaction (one statement). */
 export async function recordAddressHistory(tx: Tx, entries: AddressHistoryEntry[]): Promise<void> {
   if (!entries.length) return;
-  await tx.insert(addressHistory).values(entries.map((entry) => ({ ...entry, actor: entry.actor ?? null })));
+  await insertRows(
+    tx,
+    addressHistory,
+    entries.map(({ propertyId, source, lineOne, city, state, zip, actor }) => ({ propertyId, source, lineOne, city, state, zip, actor: actor ?? null })),
+  );
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { FieldErrors } from "../../server/errors";
 import { findBadText, textProblem } from "../../server/http/bad-text";
@@ -67,4 +68,18 @@ export function collectionResponse<R extends ItemResult>(results: R[]) {
   const meta = { created: 0, updated: 0, failed: 0 };
   for (const result of results) meta[result.action]++;
   return { status_code: 200 as const, results, meta };
+}
+
+/**
+ * Whether an item left a row's columns as they were: compared as stored (JSON, so a jsonb value read
+ * back with its keys reordered, or an absent key against an undefined one, is the same value).
+ */
+export function sameStored<T extends object>(before: T, after: T, keys: ReadonlyArray<keyof T> = Object.keys(before) as Array<keyof T>): boolean {
+  for (const key of keys) {
+    const [a, b] = [before[key], after[key]];
+    if (a === b || (a == null && b == null)) continue;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))) return false;
+  }
+  return true;
 }

@@ -1,13 +1,16 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
+import { addressHistory } from "./address-history.table";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, validItems } from "./collection";
-import { type Building, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
+import { idArray, insertRows, textArray } from "./bulk";
+import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
+import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
+import { type Building, BuildingIndex, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, bankAccounts, properties, units } from "./tables";
 
@@ -17,11 +20,17 @@ type Context = {
   owner: Owner;
   clientId: string;
   buildings: Building[];
+  /** The same buildings, indexed for matching. */
+  index: BuildingIndex;
   bankIds: Map<string, number>;
   grants: Set<string> | null;
   disagreements: Array<typeof addressDisagreements.$inferInsert & { building: Building }>;
   /** Addresses stored by this batch (created, or sent and applied), for the derivation history. */
   stored: Array<StoredAddress & { building: Building }>;
+  /** The address the partner last sent for each candidate building (its last `properties` history entry). */
+  lastSent: Map<number, StoredAddress>;
+  /** The latest disagreements of the locked candidate buildings. */
+  recorded: LatestDisagreements;
 };
 
 /**
@@ -31,14 +40,31 @@ type Context = {
 export async function upsertProperties(tx: Tx, owner: Owner, clientId: string, rawItems: unknown[]): Promise<ItemResult[]> {
   const parsed = parseItems(propertyItem, rawItems);
   const items = validItems(parsed);
+  // Lookups that do not depend on each other are sent together (pipelined on the connection).
+  const [buildings, bankIds, grants] = await Promise.all([
+    loadCandidates(tx, owner.id, items),
+    loadBankAccounts(tx, owner.id, items),
+    owner.managed ? loadGrants(tx, owner.id, clientId) : null,
+  ]);
+  const ids = buildings.flatMap(({ row }) => (row.id === undefined ? [] : [row.id]));
+  const [recorded, lastSent] = await Promise.all([
+    latestDisagreements(
+      tx,
+      buildings.flatMap(({ row }) => (row.addressLockedAt && row.id !== undefined ? [row.id] : [])),
+    ),
+    lastSentAddresses(tx, ids),
+  ]);
   const ctx: Context = {
     owner,
     clientId,
-    buildings: await loadCandidates(tx, owner.id, items),
-    bankIds: await loadBankAccounts(tx, owner.id, items),
-    grants: owner.managed ? await loadGrants(tx, owner.id, clientId) : null,
+    buildings,
+    index: new BuildingIndex(buildings),
+    bankIds,
+    grants,
     disagreements: [],
     stored: [],
+    recorded,
+    lastSent,
   };
   const results = applyInOrder(parsed, (item) => applyItem(ctx, item));
   const updatedIds = ctx.buildings.flatMap((building) => (building.dirty && building.row.id !== undefined ? [building.row.id] : []));
@@ -60,15 +86,18 @@ function applyItem(ctx: Context, item: PropertyItem): "created" | "updated" {
     fail(item.pms_type == null ? "pms_type" : "pms_property_id", "pms_type and pms_property_id are sent together");
   }
   if (ctx.grants) checkGranted(ctx.grants, item);
-  const match = matchBuilding(ctx.buildings, item, address);
+  const match = matchBuilding(ctx.index, item, address);
   // A matched building is linked to the partner identifier (adopted) when the item succeeds.
   const row = match ? { ...match.row, externalSystemId: item.external_system_id } : newRow(ctx, item, address);
   const before = addressOf(row);
   const disagreement = applyFields(ctx, row, match?.unitCount ?? 0, item, address, !match);
   const building = match ?? { row, unitCount: 0, dirty: true };
-  if (match) match.row = row;
-  else ctx.buildings.push(building);
-  building.dirty = true;
+  // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
+  if (match && !sameStored(match.row, row, UPDATABLE)) building.dirty = true;
+  if (match) {
+    match.row = row;
+    ctx.index.put(match);
+  } else ctx.index.add(building);
   if (disagreement) ctx.disagreements.push({ ...disagreement, building });
   if (!match || !sameAddress(before, addressOf(row))) ctx.stored.push({ ...addressOf(row), building });
   return match ? "updated" : "created";
@@ -147,16 +176,17 @@ function applyFields(ctx: Context, row: Row, unitCount: number, item: PropertyIt
   if (address && !created) {
     // spec Property rules, Address derivation: once locked, a different address is logged, not applied.
     if (row.addressLockedAt && !sameAddress(address, addressOf(row))) {
-      disagreement = {
-        propertyId: 0,
-        source: "partner_update",
+      const entry = {
+        source: "partner_update" as const,
         storedLineOne: row.addressLineOne,
         proposedLineOne: address.lineOne,
         proposedCity: address.city,
         proposedState: address.state,
         proposedZip: address.zip,
       };
-    } else if (!row.addressLockedAt) {
+      // Once: the same proposal again (an unchanged re-send) is already on record.
+      if (!alreadyRecorded(ctx.recorded, row.id as number, entry)) disagreement = { propertyId: 0, ...entry };
+    } else if (!row.addressLockedAt && !derivedSinceSent(ctx, row, address)) {
       Object.assign(row, { addressLineOne: address.lineOne, city: address.city, state: address.state, zip: address.zip, streetKey: address.streetKey });
     }
   }
@@ -180,9 +210,9 @@ async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): P
       and(
         eq(properties.ownerId, ownerId),
         or(
-          inArray(properties.externalSystemId, ids),
-          pmsIds.length ? inArray(properties.pmsPropertyId, pmsIds) : undefined,
-          names.length ? inArray(properties.nameKey, names) : undefined,
+          sql`${properties.externalSystemId} = any(${textArray(ids)})`,
+          pmsIds.length ? sql`${properties.pmsPropertyId} = any(${textArray(pmsIds)})` : undefined,
+          names.length ? sql`${properties.nameKey} = any(${textArray(names)})` : undefined,
         ),
       ),
     );
@@ -190,16 +220,31 @@ async function loadCandidates(tx: Tx, ownerId: number, items: PropertyItem[]): P
     ? await tx
         .select({ propertyId: units.propertyId, count: sql<number>`count(*)::int` })
         .from(units)
-        .where(
-          inArray(
-            units.propertyId,
-            rows.map((row) => row.id),
-          ),
-        )
+        .where(sql`${units.propertyId} = any(${idArray(rows.map((row) => row.id))})`)
         .groupBy(units.propertyId)
     : [];
   const countOf = new Map(counts.map((entry) => [entry.propertyId, entry.count]));
   return rows.map((row) => ({ row, unitCount: countOf.get(row.id) ?? 0, dirty: false }));
+}
+
+/**
+ * spec Property rules, Address derivation: "the stored address may differ from what was sent". The
+ * address the partner last sent, sent again after the units derived the street, is not a new
+ * address: it does not undo the derivation (docs/decisions.md, Roster batch speed).
+ */
+function derivedSinceSent(ctx: Context, row: Row, address: Address): boolean {
+  const sent = row.id === undefined ? undefined : ctx.lastSent.get(row.id);
+  return sent !== undefined && sameAddress(sent, address) && !sameAddress(sent, addressOf(row));
+}
+
+async function lastSentAddresses(tx: Tx, buildingIds: number[]): Promise<Map<number, StoredAddress>> {
+  if (!buildingIds.length) return new Map();
+  const rows = await tx.execute<StoredAddress & { propertyId: number }>(sql`
+    select distinct on (property_id) property_id as "propertyId", line_one as "lineOne", city, state, zip
+    from ${addressHistory}
+    where property_id = any(${idArray(buildingIds)}) and source = 'properties'
+    order by property_id, id desc`);
+  return new Map(rows.map(({ propertyId, ...address }) => [propertyId, address]));
 }
 
 async function loadBankAccounts(tx: Tx, ownerId: number, items: PropertyItem[]): Promise<Map<string, number>> {
@@ -208,7 +253,7 @@ async function loadBankAccounts(tx: Tx, ownerId: number, items: PropertyItem[]):
   const rows = await tx
     .select({ id: bankAccounts.id, externalSystemId: bankAccounts.externalSystemId })
     .from(bankAccounts)
-    .where(and(eq(bankAccounts.ownerId, ownerId), inArray(bankAccounts.externalSystemId, ids)));
+    .where(and(eq(bankAccounts.ownerId, ownerId), sql`${bankAccounts.externalSystemId} = any(${textArray(ids)})`));
   return new Map(rows.map((row) => [row.externalSystemId, row.id]));
 }
 
@@ -225,18 +270,22 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
   const fresh = ctx.buildings.filter((building) => building.row.id === undefined);
   const changed = ctx.buildings.filter((building) => building.row.id !== undefined && building.dirty);
   if (fresh.length) {
-    const inserted = await tx
-      .insert(properties)
-      .values(fresh.map(({ row: { id: _, ...row } }) => row))
-      .returning({ id: properties.id, externalSystemId: properties.externalSystemId });
-    const idOf = new Map(inserted.map((row) => [row.externalSystemId, row.id]));
-    for (const building of fresh) building.row.id = idOf.get(building.row.externalSystemId);
+    const inserted = await insertRows(
+      tx,
+      properties,
+      fresh.map(({ row: { id: _, ...row } }) => row),
+      { returning: sql`${properties.id}, ${properties.externalSystemId}` },
+    );
+    const idOf = new Map(inserted.map((row) => [row.external_system_id as string, row.id as number]));
+    for (const building of fresh) building.row.id = idOf.get(building.row.externalSystemId as string);
   }
   if (changed.length) {
-    await tx
-      .insert(properties)
-      .values(changed.map(({ row }) => ({ ...(row as PropertyRow), updatedAt: new Date() })))
-      .onConflictDoUpdate({ target: properties.id, set: upsertSet() });
+    await insertRows(
+      tx,
+      properties,
+      changed.map(({ row }) => ({ ...(row as PropertyRow), updatedAt: new Date() })),
+      { onConflictUpdate: { target: properties.id, set: [...UPDATABLE] } },
+    );
   }
   if (ctx.disagreements.length) {
     await tx.insert(addressDisagreements).values(ctx.disagreements.map(({ building, ...entry }) => ({ ...entry, propertyId: building.row.id as number })));
@@ -247,6 +296,7 @@ async function writeBuildings(tx: Tx, ctx: Context): Promise<void> {
   );
 }
 
+/** The columns an item can change (`updatedAt` is the copied row's own until written). */
 const UPDATABLE = [
   "externalSystemId",
   "buildingName",
@@ -265,7 +315,3 @@ const UPDATABLE = [
   "active",
   "updatedAt",
 ] as const;
-
-function upsertSet() {
-  return Object.fromEntries(UPDATABLE.map((key) => [key, sql.raw(`excluded.${properties[key].name}`)]));
-}

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { FieldErrors } from "../../server/errors";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
@@ -6,7 +6,9 @@ import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./add
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, validItems } from "./collection";
+import { idArray, insertRows, textArray } from "./bulk";
+import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
+import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { ROSTER_MESSAGES } from "./messages";
 import { addressDisagreements, properties, units } from "./tables";
 
@@ -34,6 +36,10 @@ export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]):
   const parsed = parseItems(unitItem, rawItems);
   const items = validItems(parsed);
   const loaded = await loadBuildings(tx, ownerId, items);
+  const recorded = await latestDisagreements(
+    tx,
+    [...loaded.values()].flatMap(({ row }) => (row.addressLockedAt ? [row.id as number] : [])),
+  );
   let excluded = new Map<UnitItem, FieldErrors>();
   for (let pass = 1; ; pass++) {
     const final = pass > FREE_PASSES;
@@ -41,6 +47,7 @@ export async function upsertUnits(tx: Tx, ownerId: number, rawItems: unknown[]):
     const disagreements = deriveStreets(
       buildings,
       items.filter((item) => !excluded.has(item)),
+      recorded,
     );
     const results = applyInOrder(parsed, (item) => {
       const errors = final ? excluded.get(item) : undefined;
@@ -83,7 +90,7 @@ function copyOf(loaded: Map<string, Building>): Map<string, Building> {
 }
 
 /** spec Property rules, Address derivation: the street shared by the units' cleaned addresses. */
-function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Array<typeof addressDisagreements.$inferInsert> {
+function deriveStreets(buildings: Map<string, Building>, items: UnitItem[], recorded: LatestDisagreements): Array<typeof addressDisagreements.$inferInsert> {
   const disagreements: Array<typeof addressDisagreements.$inferInsert> = [];
   for (const [externalId, building] of buildings) {
     const incoming = items.filter((item) => item.property_external_id === externalId && item.address?.line_one);
@@ -98,16 +105,17 @@ function deriveStreets(buildings: Map<string, Building>, items: UnitItem[]): Arr
     const derived = deriveBuildingStreet(lines);
     if (!derived || derived === building.row.addressLineOne) continue;
     if (building.row.addressLockedAt) {
-      // Derivation stops once staff corrected the address or a policy exists: log, do not apply.
-      disagreements.push({
-        propertyId: building.row.id,
-        source: "derivation",
+      // Derivation stops once staff corrected the address or a policy exists: log, do not apply
+      // (once: the same proposal again, as from an unchanged re-send, is already on record).
+      const entry = {
+        source: "derivation" as const,
         storedLineOne: building.row.addressLineOne,
         proposedLineOne: derived,
         proposedCity: building.row.city,
         proposedState: building.row.state,
         proposedZip: building.row.zip,
-      });
+      };
+      if (!alreadyRecorded(recorded, building.row.id, entry)) disagreements.push({ propertyId: building.row.id, ...entry });
       continue;
     }
     building.row.addressLineOne = derived;
@@ -182,14 +190,26 @@ function applyFields(building: Building, unit: UnitState, item: UnitItem, name: 
   if (name !== undefined && nameKey(name) !== row.nameKey) {
     if (building.units.some((other) => other !== unit && other.row.nameKey === nameKey(name))) fail("name", ROSTER_MESSAGES.duplicateUnitName);
   }
+  const before = storedFieldsOf(row);
   row.externalSystemId = item.external_system_id;
   if (name !== undefined) Object.assign(row, { name, nameKey: nameKey(name) });
   // Stored exactly as sent (spec Unit: "The unit's full address exactly as stored").
   if (item.address !== undefined) row.address = item.address;
   if (item.pms_unit_id !== undefined) row.pmsUnitId = item.pms_unit_id;
   if (item.default_coverage !== undefined) row.defaultCoverage = item.default_coverage;
-  unit.dirty = true;
+  // An item that changes nothing writes nothing (docs/decisions.md, Roster batch speed).
+  if (unit.dirty || !sameStored(before, storedFieldsOf(row))) unit.dirty = true;
 }
+
+/** The columns an item can change, compared before and after it is applied. */
+const storedFieldsOf = (row: UnitState["row"]) => ({
+  externalSystemId: row.externalSystemId,
+  name: row.name,
+  nameKey: row.nameKey,
+  address: row.address,
+  pmsUnitId: row.pmsUnitId,
+  defaultCoverage: row.defaultCoverage,
+});
 
 async function loadBuildings(tx: Tx, ownerId: number, items: UnitItem[]): Promise<Map<string, Building>> {
   const ids = [...new Set(items.map((item) => item.property_external_id))];
@@ -197,17 +217,12 @@ async function loadBuildings(tx: Tx, ownerId: number, items: UnitItem[]): Promis
   const rows = await tx
     .select()
     .from(properties)
-    .where(and(eq(properties.ownerId, ownerId), inArray(properties.externalSystemId, ids)));
+    .where(and(eq(properties.ownerId, ownerId), sql`${properties.externalSystemId} = any(${textArray(ids)})`));
   const existing = rows.length
     ? await tx
         .select()
         .from(units)
-        .where(
-          inArray(
-            units.propertyId,
-            rows.map((row) => row.id),
-          ),
-        )
+        .where(sql`${units.propertyId} = any(${idArray(rows.map((row) => row.id))})`)
     : [];
   return new Map(
     rows.map((row) => [
@@ -226,35 +241,21 @@ async function write(tx: Tx, buildings: Building[], disagreements: Array<typeof 
     await tx
       .update(units)
       .set({ nameKey: sql`'~' || ${units.id}` })
-      .where(
-        inArray(
-          units.id,
-          changed.map((row) => row.id),
-        ),
-      );
-    await tx
-      .insert(units)
-      .values(changed)
-      .onConflictDoUpdate({
-        target: units.id,
-        set: columnsFromExcluded(["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"]),
-      });
+      .where(sql`${units.id} = any(${idArray(changed.map((row) => row.id))})`);
+    await insertRows(tx, units, changed, {
+      onConflictUpdate: { target: units.id, set: ["externalSystemId", "name", "nameKey", "address", "pmsUnitId", "defaultCoverage", "updatedAt"] },
+    });
   }
-  if (fresh.length) await tx.insert(units).values(fresh);
+  await insertRows(tx, units, fresh);
   const streets = buildings.filter((building) => building.streetChanged);
-  for (const building of streets) {
-    await tx
-      .update(properties)
-      .set({ addressLineOne: building.row.addressLineOne, streetKey: building.row.streetKey, updatedAt: sql`now()` })
-      .where(eq(properties.id, building.row.id));
+  if (streets.length) {
+    const derived = streets.map(({ row }) => ({ id: row.id, line: row.addressLineOne, key: row.streetKey }));
+    await tx.execute(sql`update ${properties} p set address_line_one = d.line, street_key = d.key, updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(derived)}::jsonb) as d(id int, line text, key text) where p.id = d.id`);
   }
   if (disagreements.length) await tx.insert(addressDisagreements).values(disagreements);
   await recordAddressHistory(
     tx,
     streets.map(({ row }) => ({ propertyId: row.id, source: "units", lineOne: row.addressLineOne, city: row.city, state: row.state, zip: row.zip })),
   );
-}
-
-function columnsFromExcluded(keys: Array<keyof typeof units.$inferSelect>) {
-  return Object.fromEntries(keys.map((key) => [key, sql.raw(`excluded.${units[key].name}`)]));
 }

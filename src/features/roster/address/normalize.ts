@@ -1,3 +1,4 @@
+import { memoized } from "./memo";
 import { streetKeys } from "./street";
 import { readStreetLine } from "./street-line";
 
@@ -9,6 +10,4 @@ import { readStreetLine } from "./street-line";
  * a single ordinal name becomes digits. So "123 N. Main St Apt 4" and "123 North Main Street" both give
  * "123 N MAIN ST", while "10 Court Ave" keeps its name COURT.
  */
-export function normalizeStreetLine(line: string): string {
-  return streetKeys(readStreetLine(line).street).join(" ");
-}
+export const normalizeStreetLine = memoized((line: string): string => streetKeys(readStreetLine(line).street).join(" "));

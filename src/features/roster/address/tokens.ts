@@ -1,4 +1,5 @@
 import { DESIGNATOR_ABBREVIATION, NUMBER_SIGN } from "./designators";
+import { memoized } from "./memo";
 
 /** A word of an address line: as written (separators removed) and its folded key. */
 export type Token = { text: string; key: string };
@@ -6,16 +7,16 @@ export type Token = { text: string; key: string };
 /**
  * Case-folds and drops punctuation (spec Property rules, matching step 3): upper case, accents removed,
  * only letters, digits and the "-" or "/" inside a word kept ("St." → "ST", "O'Neil" → "ONEIL",
- * "37-12" and "1/2" stay).
+ * "37-12" and "1/2" stay). Words repeat across a batch's addresses, so each is folded once.
  */
-export function foldKey(text: string): string {
-  return text
+export const foldKey = memoized((text: string): string =>
+  text
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
     .toUpperCase()
     .replace(/[^A-Z0-9/#-]/g, "")
-    .replace(/^[-/]+|[-/]+$/g, "");
-}
+    .replace(/^[-/]+|[-/]+$/g, ""),
+);
 
 /** A designator written against its value: "APT4", "Ste.200", "Unit-3B". */
 const GLUED_DESIGNATOR = /^([A-Za-z]+)[.-]?(\d[\w-]*)$/;
