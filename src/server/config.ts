@@ -53,6 +53,10 @@ const Env = z
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
     TRUST_PROXY: z.enum(["0", "1"]).default("0"),
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(25),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    READY_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0).default(30),
+    READY_QUEUE_MAX_AGE_SECONDS: z.coerce.number().min(0).default(300),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -105,6 +109,14 @@ export type Config = {
    * process; otherwise that header is replaced by the connection's address (console sign-in limits).
    */
   trustProxy: boolean;
+  /** How long a stopping process lets requests in flight and running jobs finish (decisions §14, Shutdown). */
+  shutdownTimeoutSeconds: number;
+  /** `npm run worker` answers /healthz and /readyz on this port when set. */
+  workerHealthPort: number | undefined;
+  /** Readiness: some worker's heartbeat must be younger than this; 0: not checked. */
+  readyWorkerHeartbeatSeconds: number;
+  /** Readiness: the oldest ready job must be younger than this; 0: not checked. */
+  readyQueueMaxAgeSeconds: number;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -143,6 +155,10 @@ export function getConfig(): Config {
     seedDemo: (env.SEED_DEMO ?? (env.APP_ENV === "production" ? "0" : "1")) === "1",
     paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
     trustProxy: env.TRUST_PROXY === "1",
+    shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
+    readyWorkerHeartbeatSeconds: env.READY_WORKER_HEARTBEAT_SECONDS,
+    readyQueueMaxAgeSeconds: env.READY_QUEUE_MAX_AGE_SECONDS,
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };
