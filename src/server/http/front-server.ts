@@ -235,9 +235,11 @@ export function drainServer(server: http.Server, timeoutMs: number): Promise<voi
       logger().warn({ timeoutMs }, "requests still in flight at the shutdown timeout: connections closed");
       server.closeAllConnections();
     }, timeoutMs);
-    timer.unref();
+    // A keep-alive connection whose answer was begun before the signal turns idle after it: closed then.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(idle);
       resolve();
     });
     server.closeIdleConnections();
