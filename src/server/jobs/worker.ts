@@ -94,7 +94,7 @@ export async function stopWorker(): Promise<void> {
     // runner.kill() goes forceful only for a pool not already stopping: the pool is asked directly.
     if (!finished) {
       logger().warn({ budgetMs }, "jobs still running at the shutdown timeout: handed back");
-      await shared.pool?.forcefulShutdown("shutdown timeout").catch(() => {});
+      if (shared.pool) await Promise.resolve(shared.pool.forcefulShutdown("shutdown timeout")).catch(() => {});
     }
     shared.pool = undefined;
   }
