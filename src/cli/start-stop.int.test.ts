@@ -32,6 +32,7 @@ describe("npm start under Ctrl-C (decisions §14, Shutdown)", () => {
   it("stops every process on SIGINT to the process group, the embedded database last, with no FATAL line", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pis-start-stop-"));
     fs.chmodSync(dataDir, 0o755);
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATA_DIR: dataDir,
@@ -72,6 +73,5 @@ describe("npm start under Ctrl-C (decisions §14, Shutdown)", () => {
     expect(died.postgres).toBeGreaterThanOrEqual(died.web);
     expect(start.output()).not.toMatch(/FATAL|"level":50|"level":60/);
     expect(start.output()).toContain("shutting down");
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }, 200_000);
 });

@@ -52,6 +52,7 @@ export async function startDatabase(): Promise<{ url: string; dataDir: string; s
     stop: async () => {
       db.child.kill("SIGTERM");
       await db.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
