@@ -1,15 +1,17 @@
 import path from "node:path";
 import { getConfig } from "../src/server/config";
-import { createFrontServer, type FastPathRules, fastPathRulesOf } from "../src/server/http/front-server";
+import { createFrontServer, drainServer, type FastPathRules, fastPathRulesOf } from "../src/server/http/front-server";
+import { onStop } from "../src/server/lifecycle";
 import { logger } from "../src/server/log";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
 /**
  * The web process (`npm start` spawns it once the build is current): the built Next.js app behind
  * the front server (src/server/http/front-server.ts), which hands gateway requests straight to
- * their route's handler and bounds every other request's body. Next.js's start hook
- * (src/instrumentation.ts) still migrates and starts the inline worker, and stops it on
- * SIGINT/SIGTERM. `--dev` (`npm run dev`): Next.js's dev server behind the same front server, with
+ * their route's handler, answers /healthz and /readyz itself and bounds every other request's
+ * body. Next.js's start hook (src/instrumentation.ts) migrates and starts the inline worker. On
+ * SIGTERM/SIGINT (src/server/lifecycle.ts) readiness turns 503, the server stops accepting and
+ * lets requests in flight finish, then the worker stops and the database closes. `--dev` (`npm run dev`): Next.js's dev server behind the same front server, with
  * no fast path (every request through Next.js, compiled on demand), so bodies are bounded there too.
  */
 refuseUnsafeStart();
@@ -28,6 +30,4 @@ server.listen(port, () => {
   // Off (everything through Next.js) only when the build could route a gateway path elsewhere.
   logger().info({ port, dev, gatewayFastPath: [...rules.gateways.keys()] }, "web process listening");
 });
-// No new connections once stopping; the start hook (src/server/boot.ts) stops the worker, closes
-// the database and exits.
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close());
+onStop("servers", () => drainServer(server, getConfig().shutdownTimeoutSeconds * 1000));

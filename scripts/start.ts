@@ -10,7 +10,8 @@ import { refuseUnsafeStart } from "../src/server/start-check";
 /**
  * `npm start`: refuses an unsafe configuration (decisions §14), builds when sources changed, starts
  * the database (embedded unless DATABASE_URL is set), migrates, seeds the demo (staging), serves on
- * PORT and prints how to use it. Ctrl-C stops everything.
+ * PORT and prints how to use it. Ctrl-C stops everything: the web process drains, then the
+ * database stops, last.
  */
 refuseUnsafeStart();
 const config = getConfig();
@@ -26,22 +27,21 @@ const { url, demo } = await prepareStart(config);
 
 // The web process (and its inline worker) use the database this process started.
 // The web process: the built app behind the front server (scripts/serve.ts), on PORT.
+// In its own process group, as the embedded PostgreSQL is (src/server/db/embedded.ts): Ctrl-C in a
+// terminal signals the whole group, and each signal must reach the web process once, from here
+// (a second one forces its stop). The database this process started stops after it exited.
 const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
+  detached: true,
   env: { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: `${config.publicBaseUrl}/console/api/auth` },
 });
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.kill(signal);
-  });
-}
-server.on("exit", async (code) => {
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+// Should this process die without its signal handlers, the web process does not outlive it.
+process.once("exit", () => server.exitCode === null && server.kill("SIGTERM"));
+server.on("exit", async (code, signal) => {
   await closeDb();
-  process.exit(code ?? 0);
+  process.exit(code ?? (signal ? 1 : 0));
 });
 
 await waitUntilHealthy(`http://127.0.0.1:${config.port}/healthz`);

@@ -1,23 +1,31 @@
 import { FEATURE_TASKS } from "../src/composition/tasks";
-import { onShutdown } from "../src/server/boot";
 import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
+import { createWorkerHealthServer } from "../src/server/http/worker-health-server";
 import { startWorker, stopWorker } from "../src/server/jobs/worker";
-import { startWorkerServer } from "../src/server/observability/worker-server";
+import { onStop } from "../src/server/lifecycle";
+import { logger } from "../src/server/log";
 import { rootSecrets } from "../src/server/secrets";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
-/** `npm run worker`: a separate worker process (WORKER=off on the web side); several may run. */
+/**
+ * `npm run worker`: a separate worker process (WORKER=off on the web side); several may run. With
+ * WORKER_HEALTH_PORT it answers /healthz and /readyz there (decisions §14). On SIGTERM/SIGINT it
+ * stops taking jobs, lets running ones finish (src/server/lifecycle.ts), then closes the database.
+ */
 refuseUnsafeStart();
 rootSecrets();
+const config = getConfig();
 const url = await databaseUrl();
 await migrateDatabase(url);
-await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: getConfig().workerConcurrency });
-const { workerHealthPort } = getConfig();
-const server = workerHealthPort ? await startWorkerServer(workerHealthPort) : undefined;
-onShutdown(async () => {
-  server?.close();
-  await stopWorker();
-  await closeDb();
-});
+await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: config.workerConcurrency });
+onStop("worker", stopWorker);
+onStop("database", closeDb);
+if (config.workerHealthPort) {
+  const health = createWorkerHealthServer();
+  await health.listen(config.workerHealthPort);
+  // Answers "shutting down" while the jobs finish; closed with the database.
+  onStop("database", health.close);
+  logger().info({ port: config.workerHealthPort }, "worker health listening");
+}

@@ -26,3 +26,4 @@ export * from "../features/webhooks/console/bulk-retries.table";
 export * from "../features/webhooks/providers.table";
 export * from "../features/webhooks/replays.table";
 export * from "../features/webhooks/tables";
+export * from "../server/jobs/heartbeats.table";

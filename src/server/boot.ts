@@ -3,6 +3,7 @@ import { closeDb, databaseUrl } from "./db/client";
 import { migrateDatabase } from "./db/migrate";
 import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
+import { onStop } from "./lifecycle";
 import { logger } from "./log";
 import { rootSecrets } from "./secrets";
 import { refuseUnsafeStart } from "./start-check";
@@ -26,24 +27,8 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   const url = await databaseUrl();
   await migrateDatabase(url);
   if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, concurrency: config.workerConcurrency });
-  onShutdown(async () => {
-    await stopWorker();
-    await closeDb();
-  });
+  // The front server (scripts/serve.ts) drains its requests first (phase `servers`).
+  onStop("worker", stopWorker);
+  onStop("database", closeDb);
   logger().info({ appEnv: config.appEnv, worker: config.worker, baseUrl: config.publicBaseUrl }, "service ready");
-}
-
-/** Graceful stop on SIGTERM/SIGINT: running jobs finish, connections close, then the process exits. */
-export function onShutdown(cleanup: () => Promise<void>): void {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger().info({ signal }, "shutting down");
-    cleanup()
-      .catch((error) => logger().error({ err: error }, "shutdown failed"))
-      .finally(() => process.exit(0));
-  };
-  process.once("SIGTERM", handler);
-  process.once("SIGINT", handler);
 }

@@ -60,6 +60,9 @@ const Env = z
     RETENTION_AUDIT_DAYS: z.coerce.number().int().min(0).default(0),
     METRICS_TOKEN: z.string().optional(),
     WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(25),
+    READY_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0).default(30),
+    READY_QUEUE_MAX_AGE_SECONDS: z.coerce.number().min(0).default(300),
   })
   .refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
     // decisions §10: the simulated processor records and never charges; in production it would give policies away.
@@ -120,8 +123,14 @@ export type Config = {
   retentionDays: { deliveries: number; ingestion: number; documents: number; audit: number };
   /** Bearer token of `GET /metrics`; unset: the route answers 404 (decisions §14). */
   metricsToken: string | undefined;
-  /** Port of `npm run worker`'s own HTTP server (`/metrics`); unset: none. */
+  /** Port of `npm run worker`'s own HTTP server (`/healthz`, `/readyz`, `/metrics`); unset: none. */
   workerHealthPort: number | undefined;
+  /** How long a stopping process lets requests in flight and running jobs finish (decisions §14, Shutdown). */
+  shutdownTimeoutSeconds: number;
+  /** Readiness: some worker's heartbeat must be younger than this; 0: not checked. */
+  readyWorkerHeartbeatSeconds: number;
+  /** Readiness: the oldest ready job must be younger than this; 0: not checked. */
+  readyQueueMaxAgeSeconds: number;
   /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
   partnerAudience: string;
   ingestionAudience: string;
@@ -168,6 +177,9 @@ export function getConfig(): Config {
     },
     metricsToken: env.METRICS_TOKEN || undefined,
     workerHealthPort: env.WORKER_HEALTH_PORT,
+    shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT_SECONDS,
+    readyWorkerHeartbeatSeconds: env.READY_WORKER_HEARTBEAT_SECONDS,
+    readyQueueMaxAgeSeconds: env.READY_QUEUE_MAX_AGE_SECONDS,
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,
   };

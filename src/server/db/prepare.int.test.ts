@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as healthz } from "@/app/healthz/route";
 import { newClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { resetConfig } from "../config";
+import { readiness } from "../health";
 import { closeDb, getSql } from "./client";
 
 /**
@@ -31,13 +31,13 @@ describe("DB_PREPARE=0", () => {
     resetConfig();
   });
 
-  it("keeps no statement prepared on the connection through a token exchange, an owner's creation and update, and /healthz", async () => {
+  it("keeps no statement prepared on the connection through a token exchange, an owner's creation and update, and a readiness check", async () => {
     const client = await newClient();
     const token = await client.token();
     const body = { external_org_id: unique("org"), name: "Prepared Nothing LLC" };
     expect((await call("POST", "/api/partners/property_owners", { token, body })).status).toBe(201);
     expect((await call("POST", "/api/partners/property_owners", { token, body: { ...body, name: "Prepared Nothing Inc" } })).status).toBe(200);
-    expect((await healthz()).status).toBe(200);
+    expect((await readiness()).checks.database).toBe("ok");
     expect(await preparedStatements()).toEqual([]);
   });
 });

@@ -388,11 +388,14 @@ describe("the front server's routing", () => {
     expect(viaGateway.status).toBe(401);
     expect(await viaGateway.json()).toEqual({ message: "Unauthorized" });
     expect((await fetch(`${front.url}/ingest/events`, { method: "POST" })).status).toBe(401);
-    for (const path of ["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz", "/console"]) {
+    for (const path of ["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz/x", "/console"]) {
       const answer = await fetch(`${front.url}${path}`, { redirect: "manual" });
       expect(await answer.text(), path).toBe("next");
     }
-    expect(nextSaw).toEqual(["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz", "/console"]);
+    expect(nextSaw).toEqual(["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz/x", "/console"]);
+    // Liveness is the front server's own (decisions §14, Health): Next.js never sees it.
+    expect(await (await fetch(`${front.url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(nextSaw).not.toContain("/healthz");
   });
 
   it("lets Next.js answer gateway paths until the route has published its gateway", async () => {

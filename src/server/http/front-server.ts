@@ -3,10 +3,12 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { getConfig } from "../config";
 import { errors } from "../errors";
+import { isStopping } from "../lifecycle";
 import { logger } from "../log";
 import { observePageRequest, serveMetrics } from "../observability/metrics";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
+import { answerHealth } from "./health-routes";
 
 /**
  * The web process's HTTP server (`scripts/serve.ts`): Next.js serves everything, except that a
@@ -146,10 +148,16 @@ function setForwardedFor(req: IncomingMessage, trustProxy: boolean): void {
   else delete req.headers["x-forwarded-for"];
 }
 
-/** The HTTP server: gateway requests to their published handler, the rest to Next.js; bodies bounded first. */
+/**
+ * The HTTP server: `/healthz` and `/readyz` answered here, gateway requests to their published
+ * handler, the rest to Next.js; bodies bounded first. While the process stops, a connection closes
+ * after the answer it is writing (docs/decisions.md "Health and shutdown").
+ */
 export function createFrontServer(next: NextHandler, rules: FastPathRules): http.Server {
   const { trustProxy } = getConfig();
   return http.createServer((req, res) => {
+    if (isStopping()) res.shouldKeepAlive = false;
+    if (answerHealth(req, res)) return;
     setForwardedFor(req, trustProxy);
     const prefix = gatewayFor(req.url ?? "/", rules);
     const gateway = prefix ? publishedGateway(prefix) : undefined;
@@ -231,6 +239,27 @@ const LINGER_MS = 2_000;
  * did not read whole: our side is shut at once, and what the caller is still sending is read and
  * dropped for up to LINGER_MS, so the caller reads the 413 instead of a reset that would discard it.
  */
+/**
+ * Stops the server (decisions §14, Shutdown): no new connections, idle ones closed, requests in
+ * flight answered within `timeoutMs`, after which the connections left are cut.
+ */
+export function drainServer(server: http.Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      logger().warn({ timeoutMs }, "requests still in flight at the shutdown timeout: connections closed");
+      server.closeAllConnections();
+    }, timeoutMs);
+    // A keep-alive connection whose answer was begun before the signal turns idle after it: closed then.
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearTimeout(timer);
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
 function lingerAfterAnswer(req: IncomingMessage, res: ServerResponse, onDrain: () => void = () => {}): void {
   res.shouldKeepAlive = false;
   const socket = req.socket;

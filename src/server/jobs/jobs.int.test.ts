@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "../db/client";
-import { health } from "../health";
 import { addJob, addJobs, defineTask, taskListOf } from "./define-task";
 import { systemNoop } from "./system__noop";
 
@@ -89,14 +88,5 @@ describe("typed jobs (one definition gives the task list and the enqueue functio
     expect(seen).toEqual([{ id: 7 }]);
     expect(() => taskListOf([task, task], async () => {})).toThrow("defined twice");
     expect(() => defineTask({ name: "NotATask", payload: z.object({}), handler: async () => {} })).toThrow("<entity>__<action>");
-  });
-});
-
-describe("health", () => {
-  it("reports the database, the worker and the queue depth", async () => {
-    const report = await health();
-    expect(report.status).toBe("ok");
-    expect(report.database.status).toBe("ok");
-    expect(report).toMatchObject({ worker: { mode: "off", running: false }, jobs: { ready: expect.any(Number), locked: 0 } });
   });
 });

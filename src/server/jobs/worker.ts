@@ -1,7 +1,12 @@
-import { type Runner, run } from "graphile-worker";
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { eq, lt, sql } from "drizzle-orm";
+import { type Runner, run, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { logger } from "../log";
 import { type AnyTask, addJob, crontabOf, recurringJobKey, taskListOf } from "./define-task";
+import { workerHeartbeats } from "./heartbeats.table";
 import { quietWorkerLogger } from "./logger";
 import { systemNoop } from "./system__noop";
 import { systemUnlockStaleWorkers } from "./system__unlock_stale_workers";
@@ -12,8 +17,8 @@ export type WorkerState = { mode: "inline" | "process" | "off"; running: boolean
 export const SYSTEM_TASKS: readonly AnyTask[] = [systemNoop, systemUnlockStaleWorkers];
 
 // Next.js bundles instrumentation and route handlers separately: the worker's state lives on
-// globalThis so /healthz, served by a route handler, sees the worker that instrumentation started.
-const slot = globalThis as unknown as { [key: symbol]: { runner?: Runner; state: WorkerState } };
+// globalThis so readiness, served by the front server, sees the worker that instrumentation started.
+const slot = globalThis as unknown as { [key: symbol]: { runner?: Runner; pool?: WorkerPool; heartbeat?: Heartbeat; state: WorkerState } };
 const KEY = Symbol.for("pis.worker");
 slot[KEY] ??= { state: { mode: "off", running: false } };
 const shared = slot[KEY];
@@ -33,7 +38,13 @@ export function workerTaskList(tasks: readonly AnyTask[]) {
 export async function startWorker(url: string, mode: "inline" | "process", options: { tasks: readonly AnyTask[]; concurrency: number }): Promise<Runner> {
   if (shared.runner) return shared.runner;
   const all = [...options.tasks, ...SYSTEM_TASKS];
+  // The pool itself, for a forceful stop of jobs still running at the shutdown timeout (stopWorker).
+  const events: WorkerEvents = new EventEmitter();
+  events.on("pool:create", ({ workerPool }) => {
+    shared.pool = workerPool;
+  });
   const runner = await run({
+    events,
     connectionString: url,
     taskList: workerTaskList(options.tasks),
     crontab: crontabOf(all),
@@ -44,10 +55,12 @@ export async function startWorker(url: string, mode: "inline" | "process", optio
     pollInterval: 1000,
     // Completed jobs are marked in batches instead of one statement each. (A local queue would fetch
     // in batches too, but jobs it holds stayed locked after a worker was killed: not used.)
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    // Running jobs' abort signal fires with the shutdown budget (stopWorker).
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, gracefulShutdownAbortTimeout: getConfig().shutdownTimeoutSeconds * 1000 } },
     logger: quietWorkerLogger,
   });
   shared.runner = runner;
+  shared.heartbeat = await startHeartbeat(mode);
   // Starts each recurring task's chain (a no-op where one is already queued).
   for (const task of all) if (task.everySeconds) await scheduleNextRun(task, "preserve_run_at");
   shared.state = { mode, running: true, startedAt: new Date().toISOString() };
@@ -60,11 +73,67 @@ export async function startWorker(url: string, mode: "inline" | "process", optio
   return runner;
 }
 
+/**
+ * Stops taking jobs and lets running ones finish within SHUTDOWN_TIMEOUT_SECONDS (decisions §14,
+ * Shutdown); jobs still running then are handed back at once (graphile-worker's forceful stop
+ * unlocks them, the attempt counted), not left locked until the stale-lock time. Tasks ignore
+ * graphile-worker's abort signal, so its own graceful stop alone would wait for them unbounded.
+ */
 export async function stopWorker(): Promise<void> {
   const current = shared.runner;
   shared.runner = undefined;
-  if (current) await current.stop();
+  if (current) {
+    const budgetMs = getConfig().shutdownTimeoutSeconds * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      current.stop().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), budgetMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    // runner.kill() goes forceful only for a pool not already stopping: the pool is asked directly.
+    if (!finished) {
+      logger().warn({ budgetMs }, "jobs still running at the shutdown timeout: handed back");
+      if (shared.pool) await Promise.resolve(shared.pool.forcefulShutdown("shutdown timeout")).catch(() => {});
+    }
+    shared.pool = undefined;
+  }
   shared.state = { ...shared.state, running: false };
+  await shared.heartbeat?.stop();
+  shared.heartbeat = undefined;
+}
+
+type Heartbeat = { stop: () => Promise<void> };
+
+/**
+ * This worker's row in `worker_heartbeats`, written every few seconds while it runs (readiness:
+ * src/server/health.ts) and deleted when it stops. Rows of workers killed a day ago are removed.
+ */
+async function startHeartbeat(mode: "inline" | "process"): Promise<Heartbeat> {
+  const db = await getDb();
+  const id = randomUUID();
+  const bound = getConfig().readyWorkerHeartbeatSeconds;
+  const everyMs = Math.max(1000, Math.min(5000, (bound * 1000) / 3));
+  const beat = () =>
+    db
+      .insert(workerHeartbeats)
+      .values({ id, mode })
+      .onConflictDoUpdate({ target: workerHeartbeats.id, set: { beatAt: sql`now()` } })
+      .then(() => undefined);
+  await db.delete(workerHeartbeats).where(lt(workerHeartbeats.beatAt, sql`now() - interval '1 day'`));
+  await beat();
+  // A missed beat (database unavailable) is what readiness reports; nothing to do here.
+  const timer = setInterval(() => beat().catch(() => {}), everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await db
+        .delete(workerHeartbeats)
+        .where(eq(workerHeartbeats.id, id))
+        .catch(() => {});
+    },
+  };
 }
 
 export function workerState(): WorkerState {

@@ -13,7 +13,7 @@ import { runAttempt, runDueJobs } from "../../test/jobs";
 import { resetConfig } from "../config";
 import { getDb } from "../db/client";
 import { createFrontServer, type FastPathRules } from "../http/front-server";
-import { startWorkerServer } from "./worker-server";
+import { createWorkerHealthServer } from "../http/worker-health-server";
 
 /**
  * `GET /metrics` (docs/decisions.md "Hardening: metrics"): scraped from the real front server (a stand-in for
@@ -231,7 +231,8 @@ describe("the counters move with real requests, jobs and deliveries", () => {
 
   it("the worker's own server answers the same on WORKER_HEALTH_PORT", async () => {
     withToken(TOKEN);
-    const server = await startWorkerServer(5102);
+    const server = createWorkerHealthServer();
+    await server.listen(5102);
     try {
       const worker = await scrape("http://127.0.0.1:5102");
       expect(worker.families.has("pis_jobs_total")).toBe(true);
@@ -240,7 +241,7 @@ describe("the counters move with real requests, jobs and deliveries", () => {
       withToken(undefined);
       expect((await fetch("http://127.0.0.1:5102/metrics")).status).toBe(404);
     } finally {
-      await new Promise((done) => server.close(done));
+      await server.close();
     }
   });
 });

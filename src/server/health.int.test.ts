@@ -1,0 +1,111 @@
+import { sql as raw } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, describe, expect, it } from "vitest";
+import { getJson, startDatabase, startProcess, until } from "../test/processes";
+import { databaseUrl, getDb } from "./db/client";
+
+/**
+ * decisions §14, Health, through real processes: `npm run worker` with WORKER_HEALTH_PORT answers
+ * /healthz (no database work) and /readyz (each check named) on the real PostgreSQL it was given,
+ * 503 with the reason when the newest migration is not applied and when the database is stopped.
+ */
+const PORT = 5011;
+const health = `http://127.0.0.1:${PORT}`;
+let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
+afterAll(async () => {
+  await database?.stop().catch(() => {});
+});
+
+describe("worker readiness (decisions §14, Health)", () => {
+  it("answers 200 when ready, 503 naming the migration not applied, 503 naming the database when it stops", async () => {
+    database = await startDatabase();
+    const worker = startProcess(["scripts/worker.ts"], {
+      ...process.env,
+      DATABASE_URL: database.url,
+      WORKER_HEALTH_PORT: String(PORT),
+      LOG_LEVEL: "info",
+    });
+    await until(
+      async () => (await getJson(`${health}/readyz`))?.status === 200,
+      90_000,
+      () => worker.output(),
+    );
+    expect(await getJson(`${health}/healthz`)).toEqual({ status: 200, body: { status: "ok" } });
+    expect(await getJson(`${health}/readyz`)).toEqual({
+      status: 200,
+      body: { status: "ok", checks: { database: "ok", migrations: "ok", worker: "ok", queue: "ok", shutdown: "ok" } },
+    });
+
+    // The build's newest migration no longer recorded as applied.
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const [newest] = await sql<{ id: number; hash: string; created_at: string }[]>`
+      delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning id, hash, created_at`;
+    await until(async () => (await getJson(`${health}/readyz`))?.status === 503, 5_000);
+    const missing = await getJson(`${health}/readyz`);
+    expect(missing?.body).toMatchObject({
+      status: "unavailable",
+      checks: { database: "ok", migrations: expect.stringMatching(/^not applied: 0034_/), shutdown: "ok" },
+    });
+    await sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${newest.id}, ${newest.hash}, ${newest.created_at})`;
+    await until(async () => (await getJson(`${health}/readyz`))?.status === 200, 5_000);
+    await sql.end();
+
+    // The database stops: readiness says so within its check's bound (no hang); liveness still answers.
+    await database.stop();
+    const began = Date.now();
+    await until(async () => (await getJson(`${health}/readyz`))?.status === 503, 10_000);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    const down = await getJson(`${health}/readyz`);
+    expect(down?.body).toMatchObject({ status: "unavailable", checks: { database: expect.stringMatching(/^unreachable/), shutdown: "ok" } });
+    expect(await getJson(`${health}/healthz`)).toEqual({ status: 200, body: { status: "ok" } });
+    worker.child.kill("SIGKILL");
+  }, 180_000);
+});
+
+describe("web readiness with WORKER=off (decisions §14, Health)", () => {
+  it("answers 503 while no worker's heartbeat is fresh and while a ready job waits too long, 200 once a worker runs", async () => {
+    const port = PORT + 1;
+    const web = startProcess(["scripts/serve.ts"], {
+      ...process.env,
+      DATABASE_URL: await databaseUrl(),
+      PORT: String(port),
+      WORKER: "off",
+      READY_QUEUE_MAX_AGE_SECONDS: "60",
+      LOG_LEVEL: "info",
+      NEXT_TELEMETRY_DISABLED: "1",
+    });
+    await until(
+      async () => (await getJson(`http://127.0.0.1:${port}/healthz`))?.status === 200,
+      90_000,
+      () => web.output(),
+    );
+    await (await getDb()).execute(raw`select graphile_worker.add_job('system__noop', '{}'::json, run_at => now() - interval '1 hour')`);
+    await until(async () => ((await getJson(`http://127.0.0.1:${port}/readyz`))?.body.checks as Record<string, string>)?.queue !== "ok", 5_000);
+    expect(await getJson(`http://127.0.0.1:${port}/readyz`)).toMatchObject({
+      status: 503,
+      body: {
+        status: "unavailable",
+        checks: {
+          database: "ok",
+          migrations: "ok",
+          worker: "no worker heartbeat within 30 s",
+          queue: expect.stringMatching(/^oldest ready job waiting 3\d{3} s \(bound 60 s\)$/),
+          shutdown: "ok",
+        },
+      },
+    });
+
+    const worker = startProcess(["scripts/worker.ts"], { ...process.env, DATABASE_URL: await databaseUrl(), LOG_LEVEL: "info" });
+    await until(
+      async () => (await getJson(`http://127.0.0.1:${port}/readyz`))?.status === 200,
+      60_000,
+      () => worker.output(),
+    );
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    // Its heartbeat went with it.
+    await until(async () => (await getJson(`http://127.0.0.1:${port}/readyz`))?.status === 503, 5_000);
+    web.child.kill("SIGTERM");
+    expect(await web.exited).toEqual({ code: 0, signal: null });
+  }, 180_000);
+});

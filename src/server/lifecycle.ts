@@ -1,0 +1,52 @@
+import { logger } from "./log";
+
+/**
+ * The process's stop (decisions §14, Shutdown; docs/decisions.md "Health and shutdown"). The first
+ * SIGTERM or SIGINT marks the process stopping (readiness answers 503 at once) and runs the steps
+ * registered here phase by phase: `servers` (stop accepting, let requests in flight finish),
+ * `worker` (stop taking jobs, let running ones finish or hand them back), `database` (close the
+ * pool; an embedded server this process started stops with it, last). A second signal exits at once.
+ *
+ * Next.js bundles the start hook (src/instrumentation.ts) apart from scripts/serve.ts, so the
+ * state lives on globalThis: both copies of this module register into, and read, the same one.
+ */
+export type StopPhase = "servers" | "worker" | "database";
+const PHASES: readonly StopPhase[] = ["servers", "worker", "database"];
+
+type Lifecycle = { stopping: boolean; installed: boolean; steps: { phase: StopPhase; step: () => Promise<void> }[] };
+const slot = globalThis as unknown as { [key: symbol]: Lifecycle };
+const KEY = Symbol.for("pis.lifecycle");
+slot[KEY] ??= { stopping: false, installed: false, steps: [] };
+const shared = slot[KEY];
+
+/** True from the first stop signal on. */
+export function isStopping(): boolean {
+  return shared.stopping;
+}
+
+/** Runs `step` in its phase when the process stops (and catches SIGTERM/SIGINT from then on). */
+export function onStop(phase: StopPhase, step: () => Promise<void>): void {
+  shared.steps.push({ phase, step });
+  if (shared.installed) return;
+  shared.installed = true;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, stopOn);
+}
+
+function stopOn(signal: NodeJS.Signals): void {
+  if (shared.stopping) {
+    // The second signal: whatever is still running is abandoned (its jobs unlock after the stale-lock time).
+    logger().warn({ signal }, "stop forced");
+    process.exit(1);
+  }
+  shared.stopping = true;
+  logger().info({ signal }, "shutting down");
+  void stopAll().then(() => process.exit(0));
+}
+
+async function stopAll(): Promise<void> {
+  for (const phase of PHASES) {
+    const steps = shared.steps.filter((entry) => entry.phase === phase);
+    const results = await Promise.allSettled(steps.map((entry) => entry.step()));
+    for (const result of results) if (result.status === "rejected") logger().error({ err: result.reason, phase }, "shutdown step failed");
+  }
+}

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+/**
+ * Real processes for the health and shutdown tests (decisions §14): the embedded PostgreSQL started
+ * on its own data directory (used as an external server through DATABASE_URL, so a test can stop
+ * it), `npm run worker` and the web process, each stopped after the file by the pid it was given.
+ */
+export type Started = { child: ChildProcess; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> };
+
+const started: ChildProcess[] = [];
+afterAll(async () => {
+  const left = started.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of left) child.kill("SIGKILL");
+  await Promise.all(left.map((child) => new Promise((resolve) => child.once("exit", resolve))));
+});
+
+export function startProcess(args: string[], env: NodeJS.ProcessEnv, options: { detached?: boolean } = {}): Started {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"], env, detached: options.detached });
+  started.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** The embedded PostgreSQL of a fresh data directory in a process of its own; `stop` stops the server. */
+export async function startDatabase(): Promise<{ url: string; dataDir: string; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pis-health-"));
+  fs.chmodSync(dataDir, 0o755);
+  const db = startProcess(["src/test/embedded-start.ts", dataDir], { ...process.env });
+  await until(
+    () => db.output().includes('"ready":true'),
+    120_000,
+    () => db.output(),
+  );
+  const { url } = JSON.parse(fs.readFileSync(path.join(dataDir, "postgres.json"), "utf8")) as { url: string };
+  return {
+    url,
+    dataDir,
+    stop: async () => {
+      db.child.kill("SIGTERM");
+      await db.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, explain: () => string = () => ""): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const holds = async () => {
+    try {
+      return await check();
+    } catch {
+      return false;
+    }
+  };
+  while (!(await holds())) {
+    if (Date.now() > deadline) throw new Error(`condition not met in time ${explain()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** GET a JSON route over a new connection each time; undefined when nothing listens. */
+export function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent: false, timeout: 10_000 }, (response) => {
+      let text = "";
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      response.on("error", () => resolve(undefined));
+    });
+    request.on("timeout", () => request.destroy());
+    request.on("error", () => resolve(undefined));
+  });
+}
