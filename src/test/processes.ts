@@ -1,9 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
+import { needsBuild } from "../cli/build-state";
 
 /**
  * Real processes for the health and shutdown tests (decisions §14): the embedded PostgreSQL started
@@ -18,6 +20,39 @@ afterAll(async () => {
   for (const child of left) child.kill("SIGKILL");
   await Promise.all(left.map((child) => new Promise((resolve) => child.once("exit", resolve))));
 });
+
+/**
+ * The web process needs the production build (`.next`), which `npm test` makes only for the end-to-end
+ * tests, after vitest: a test file that starts scripts/serve.ts builds it first when sources changed,
+ * as `npm start` does. Files run side by side, so the build is taken under a lock directory (a lock
+ * older than 20 minutes is a killed build's and is taken over); whoever waited finds it built.
+ */
+export async function ensureBuilt(): Promise<void> {
+  if (!needsBuild()) return;
+  const lock = path.join(os.tmpdir(), `pis-next-build-${createHash("sha256").update(process.cwd()).digest("hex").slice(0, 12)}.lock`);
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!needsBuild()) return;
+    }
+  }
+  try {
+    if (!needsBuild()) return;
+    const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) throw new Error(`next build failed (exit ${build.status})`);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Build timeout for `beforeAll(ensureBuilt, BUILD_TIMEOUT_MS)`: a build on a busy 2-core machine. */
+export const BUILD_TIMEOUT_MS = 15 * 60_000;
 
 export function startProcess(args: string[], env: NodeJS.ProcessEnv, options: { detached?: boolean } = {}): Started {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"], env, detached: options.detached });

@@ -1,9 +1,9 @@
 import http from "node:http";
 import net from "node:net";
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, getDb } from "../../server/db/client";
-import { getJson, startProcess, until } from "../../test/processes";
+import { BUILD_TIMEOUT_MS, ensureBuilt, getJson, startProcess, until } from "../../test/processes";
 import { address, onboardingPartner } from "./roster-test-helpers";
 import { properties } from "./tables";
 
@@ -111,6 +111,7 @@ const batch = (prefix: string) =>
   }));
 
 describe("graceful shutdown of the web process (decisions §14, Shutdown)", () => {
+  beforeAll(ensureBuilt, BUILD_TIMEOUT_MS);
   it("answers a 500-item batch in flight at SIGTERM with 200, every item written; readiness 503 and new connections refused meanwhile", async () => {
     const { owner, token } = await onboardingPartner();
     const web = await startWeb(PORT);
