@@ -21,7 +21,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 250): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return true;
     await sleep(everyMs);
   }
   return false;
