@@ -26,6 +26,12 @@ if (process.argv[2] === "retention") {
   await retentionBench();
   process.exit(0);
 }
+// The fault scenarios start their own deployment (bench/faults/cluster.ts): no shared service.
+if (process.argv[2]?.startsWith("faults-")) {
+  const { faultScenario } = await import("./faults/scenarios");
+  await faultScenario(process.argv[2], process.argv.slice(3));
+  process.exit(0);
+}
 const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
 // BENCH_WORKER=process runs the jobs in one separate worker process (WORKER=off on the web side).
 const worker = process.env.BENCH_WORKER === "process" ? "process" : "inline";

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 
 export type Arrival = { delivery: string; event: string; body: string; at: number };
 
-/** Local HTTPS receivers with keep-alive that answer 200 at once and record every arrival. */
-export async function startBenchReceivers(count: number, tls: { key: string; cert: string }) {
+/** Local HTTPS receivers with keep-alive that answer 200 (at once, or after `delayMs`) and record every arrival. */
+export async function startBenchReceivers(count: number, tls: { key: string; cert: string }, delayMs = 0) {
   const arrivals: Arrival[] = [];
   const servers = await Promise.all(
     Array.from({ length: count }, async () => {
@@ -19,7 +19,8 @@ export async function startBenchReceivers(count: number, tls: { key: string; cer
             body: Buffer.concat(chunks).toString(),
             at: Date.now(),
           });
-          res.writeHead(200).end();
+          if (delayMs > 0) setTimeout(() => res.writeHead(200).end(), delayMs);
+          else res.writeHead(200).end();
         });
       });
       server.keepAliveTimeout = 30_000;

@@ -86,7 +86,11 @@ export const GATEWAY_MESSAGES = {
   mediaType: "Content-Type must be application/json",
   requestInvalid: "Request is invalid",
   internal: "Internal server error",
+  databaseUnavailable: "Service temporarily unavailable; retry shortly",
 } as const;
+
+/** `Retry-After` of a 503 answered while the database is out of reach (docs/decisions.md "Faults, proven"). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const errors = {
   gatewayUnauthorized: () => new AppError("unauthenticated", GATEWAY_MESSAGES.unauthorized),
@@ -138,6 +142,42 @@ export function appErrorOf(error: unknown): AppError | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof AppError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return databaseUnavailableOf(error);
+}
+
+/**
+ * Node's codes for a connection refused, cut or timed out, and postgres.js's own for its
+ * connections (`CONNECT_TIMEOUT`, `CONNECTION_CLOSED`, …).
+ */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+]);
+
+/**
+ * The database out of reach (restarting, failing over, refusing connections) is the service's
+ * temporary unavailability, not an internal error: 503 with `Retry-After` on every surface
+ * (docs/decisions.md "Faults, proven"). PostgreSQL's own codes: class 08 (connection exception),
+ * 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections). A Unix socket
+ * that is gone is ENOENT on `connect`.
+ */
+function databaseUnavailableOf(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const { code, syscall } = current as { code?: unknown; syscall?: unknown };
+    if (typeof code === "string" && (CONNECTION_CODES.has(code) || (code === "ENOENT" && syscall === "connect") || /^08...$|^57P0[123]$|^53300$/.test(code))) {
+      return new AppError("unavailable", GATEWAY_MESSAGES.databaseUnavailable, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS, cause: error });
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

@@ -58,6 +58,8 @@ async function open(): Promise<Connection> {
     // DB_PREPARE=0: nothing prepared at all, not even postgres.js's own statements (its `commit`,
     // its type lookup) or queries without per-call options (docs/operations.md, "PgBouncer").
     ...(getConfig().dbPrepare ? {} : { prepare: false }),
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    backoff: reconnectDelaySeconds,
   });
   return { url, sql, db: drizzle(preparing(sql)), embedded };
 }
@@ -67,6 +69,16 @@ async function open(): Promise<Connection> {
  * `pg_stat_activity` (postgres.js has no pool statistics: docs/decisions.md "Hardening: metrics").
  */
 const APPLICATION_NAME = `pis ${randomBytes(4).toString("hex")}`;
+
+/**
+ * While the database is out of reach (docs/decisions.md "Faults, proven"), a statement fails within
+ * seconds (the request answers 503) instead of waiting: a connection that does not open within
+ * CONNECT_TIMEOUT_SECONDS fails (postgres.js waits 30 s), and a new one is tried at most 1 s after
+ * a failed one. postgres.js's own delay grows with every failure to 20 s, so queries queued behind
+ * it waited that long during an outage and for as long after the database came back.
+ */
+const CONNECT_TIMEOUT_SECONDS = 5;
+const reconnectDelaySeconds = (failures: number) => Math.min(0.05 * 2 ** failures, 1);
 
 /** Statements with more parameters than this (batch writes of many rows) are not kept prepared. */
 const MAX_PREPARED_PARAMETERS = 100;
