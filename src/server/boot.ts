@@ -4,6 +4,7 @@ import { migrateDatabase } from "./db/migrate";
 import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
 import { logger } from "./log";
+import { startTracing, stopTracing } from "./observability/tracing";
 import { rootSecrets } from "./secrets";
 import { refuseUnsafeStart } from "./start-check";
 
@@ -20,6 +21,7 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   // `next start` or `next dev` without scripts/start.ts: the same refusals (decisions §14).
   refuseUnsafeStart();
   rootSecrets();
+  await startTracing(); // before the database opens: its client is traced when it opens
   const config = getConfig();
   // next-auth v4 builds its URLs from NEXTAUTH_URL (stack notes): the console's auth routes.
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
@@ -29,6 +31,7 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   onShutdown(async () => {
     await stopWorker();
     await closeDb();
+    await stopTracing();
   });
   logger().info({ appEnv: config.appEnv, worker: config.worker, baseUrl: config.publicBaseUrl }, "service ready");
 }
