@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { JobHelpers, Task, TaskList } from "graphile-worker";
 import type { z } from "zod";
 import type { Tx } from "../db/client";
-import { inJobSpan, TRACE_FIELD, traceFields, tracingOn } from "../observability/tracing";
+import { inJobSpan, outsideTrace, TRACE_FIELD, traceFields, tracingOn } from "../observability/tracing";
 
 /**
  * What adding a job needs of a task: its name, payload schema and attempt limit. A task whose jobs
@@ -143,7 +143,8 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
       try {
         await definition.handler(payload, helpers);
       } finally {
-        if (definition.everySeconds) await reschedule(definition);
+        // The next run starts a trace of its own: a recurring chain is not one endless trace.
+        if (definition.everySeconds) await outsideTrace(() => reschedule(definition));
       }
     };
     // Traces on: the job's span, a child of the context that added it (docs/decisions.md, Traces).

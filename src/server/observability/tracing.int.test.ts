@@ -1,11 +1,14 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeProspect, prospectPartner } from "../../features/prospects/prospect-test-helpers";
+import { webhookDeliveryReap } from "../../features/webhooks/webhook_delivery__reap";
 import { call } from "../../test/http";
 import { startReceiver } from "../../test/https-receiver";
-import { runDueJobs } from "../../test/jobs";
+import { queuedJobs, runDueJobs } from "../../test/jobs";
 import { type ReceivedSpan, startOtlpReceiver } from "../../test/otlp-receiver";
 import { resetConfig } from "../config";
+import { getDb } from "../db/client";
+import { addJob } from "../jobs/define-task";
 import { logger } from "../log";
 import { startTracing, stopTracing, tracingOn } from "./tracing";
 
@@ -110,5 +113,17 @@ describe("traces (decisions §14 Traces)", () => {
     } finally {
       await hook.close();
     }
+  });
+
+  it("starts each run of a recurring task in a trace of its own", async () => {
+    await addJob(await getDb(), webhookDeliveryReap, {}, { jobKey: "recurring:webhook_delivery__reap" });
+    await runDueJobs();
+    const spans = await spansUntil((all) => all.some((span) => span.name === "webhook_delivery__reap process"));
+    const run = spans.find((span) => span.name === "webhook_delivery__reap process");
+    expect(run).toBeDefined();
+    expect(run?.parentSpanId || undefined).toBeUndefined();
+    // The next run, queued by this one, carries no trace: it will not be this run's child.
+    const [next] = await queuedJobs("webhook_delivery__reap");
+    expect(next?.payload).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 
 /**
  * OpenTelemetry traces (docs/decisions.md, Traces): on only when OpenTelemetry's standard
@@ -109,6 +109,11 @@ export function traceFields(): Record<string, string> | undefined {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent ? carrier : undefined;
+}
+
+/** Runs `run` outside any trace: work it queues starts traces of its own (a recurring task's next run). */
+export function outsideTrace<T>(run: () => T): T {
+  return state.on ? context.with(ROOT_CONTEXT, run) : run();
 }
 
 /**
