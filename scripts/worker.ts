@@ -6,6 +6,7 @@ import { createWorkerHealthServer } from "../src/server/http/worker-health-serve
 import { startWorker, stopWorker } from "../src/server/jobs/worker";
 import { onStop } from "../src/server/lifecycle";
 import { logger } from "../src/server/log";
+import { startTracing, stopTracing } from "../src/server/observability/tracing";
 import { rootSecrets } from "../src/server/secrets";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
@@ -17,11 +18,13 @@ import { refuseUnsafeStart } from "../src/server/start-check";
 refuseUnsafeStart();
 rootSecrets();
 const config = getConfig();
+await startTracing(); // before the database opens: its client is traced when it opens
 const url = await databaseUrl();
 await migrateDatabase(url);
 await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: config.workerConcurrency });
 onStop("worker", stopWorker);
 onStop("database", closeDb);
+onStop("telemetry", stopTracing);
 if (config.workerHealthPort) {
   const health = createWorkerHealthServer();
   await health.listen(config.workerHealthPort);

@@ -5,6 +5,7 @@ import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
 import { onStop } from "./lifecycle";
 import { logger } from "./log";
+import { startTracing, stopTracing } from "./observability/tracing";
 import { rootSecrets } from "./secrets";
 import { refuseUnsafeStart } from "./start-check";
 
@@ -21,6 +22,7 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   // `next start` or `next dev` without scripts/start.ts: the same refusals (decisions §14).
   refuseUnsafeStart();
   rootSecrets();
+  await startTracing(); // before the database opens: its client is traced when it opens
   const config = getConfig();
   // next-auth v4 builds its URLs from NEXTAUTH_URL (stack notes): the console's auth routes.
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
@@ -30,5 +32,6 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   // The front server (scripts/serve.ts) drains its requests first (phase `servers`).
   onStop("worker", stopWorker);
   onStop("database", closeDb);
+  onStop("telemetry", stopTracing);
   logger().info({ appEnv: config.appEnv, worker: config.worker, baseUrl: config.publicBaseUrl }, "service ready");
 }

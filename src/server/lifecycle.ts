@@ -5,13 +5,14 @@ import { logger } from "./log";
  * SIGTERM or SIGINT marks the process stopping (readiness answers 503 at once) and runs the steps
  * registered here phase by phase: `servers` (stop accepting, let requests in flight finish),
  * `worker` (stop taking jobs, let running ones finish or hand them back), `database` (close the
- * pool; an embedded server this process started stops with it, last). A second signal exits at once.
+ * pool; an embedded server this process started stops with it), `telemetry` (flush the spans of all
+ * that, when tracing is on). A second signal exits at once.
  *
  * Next.js bundles the start hook (src/instrumentation.ts) apart from scripts/serve.ts, so the
  * state lives on globalThis: both copies of this module register into, and read, the same one.
  */
-export type StopPhase = "servers" | "worker" | "database";
-const PHASES: readonly StopPhase[] = ["servers", "worker", "database"];
+export type StopPhase = "servers" | "worker" | "database" | "telemetry";
+const PHASES: readonly StopPhase[] = ["servers", "worker", "database", "telemetry"];
 
 type Lifecycle = { stopping: boolean; installed: boolean; steps: { phase: StopPhase; step: () => Promise<void> }[] };
 const slot = globalThis as unknown as { [key: symbol]: Lifecycle };

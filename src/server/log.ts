@@ -1,5 +1,6 @@
 import pino from "pino";
 import { getConfig } from "./config";
+import { activeTraceIds } from "./observability/tracing";
 
 /**
  * JSON logs. Secrets never reach a log line: known secret-bearing keys are redacted wherever they
@@ -34,6 +35,8 @@ export function logger(): pino.Logger {
       base: { service: "partner-integration-service" },
       redact: { paths: REDACT, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // decisions §14: a line written while a trace is active carries its `trace_id` (and `span_id`).
+      mixin: activeTraceIds,
     });
   }
   return root;

@@ -2,6 +2,7 @@ import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { observeWebhookAttempts } from "../../server/observability/metrics";
+import { inAttemptSpan, tracingOn } from "../../server/observability/tracing";
 import { type ClaimedDelivery, claimDeliveries } from "./claim";
 import { beforeDeadline, resolveDestination } from "./destination-guard";
 import { LEASE_FAILURE, type PostResult, postJson, type Resolve } from "./http-post";
@@ -121,7 +122,9 @@ async function attempt(
     "X-Webhook-Timestamp": String(timestamp),
     "X-Webhook-Signature": signatureHeader(await signingSecretsFor(db, endpoint, now), timestamp, event.body),
   };
-  return counted(delivery, now, await postJson(endpoint.destinationUrl, headers, event.body, { resolve, deadline }), headers);
+  const post = () => postJson(endpoint.destinationUrl, headers, event.body, { resolve, deadline });
+  // Traces on: a span per POST, a child of the delivery job's (docs/decisions.md, Traces).
+  return counted(delivery, now, await (tracingOn() ? inAttemptSpan(endpoint.destinationUrl, post) : post()), headers);
 }
 
 /** The outcome of an attempt that counts: delivered on a 2xx, else retrying on the schedule (or as the receiver asked), failed after 25. */

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../server/db/client";
 import { addJob, declareTask } from "../../server/jobs/define-task";
+import { TRACE_FIELD, traceFields } from "../../server/observability/tracing";
 
 /**
  * The delivery task's declaration (`webhook_delivery__attempt.ts` defines it with its handler): one
@@ -30,9 +31,15 @@ export async function enqueueDelivery(tx: Tx, deliveryId: string): Promise<void>
 export function deliveryJobsFrom(rows: SQL): SQL {
   return sql`
     select graphile_worker.add_jobs(array(
-      select row(${deliveryTask.name}::text, json_build_object('deliveryIds', json_agg(id order by id)), null, run_at, null, null, null, null)::graphile_worker.job_spec
+      select row(${deliveryTask.name}::text, json_build_object('deliveryIds', json_agg(id order by id)${traceField()}), null, run_at, null, null, null, null)::graphile_worker.job_spec
       from (select id, run_at, (row_number() over (partition by run_at order by id) - 1) / ${MAX_DELIVERIES_PER_JOB} as chunk from (${rows}) due) batch
       group by run_at, chunk
     )) as added
     where exists (${rows})`;
+}
+
+/** The jobs' trace field when traces are on (docs/decisions.md, Traces): their spans continue the statement's trace. */
+function traceField(): SQL {
+  const fields = traceFields();
+  return fields ? sql`, ${TRACE_FIELD}::text, ${JSON.stringify(fields)}::json` : sql``;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { getConfig } from "../config";
+import { inTransactionSpan, statementSpan, tracingOn } from "../observability/tracing";
 import { connectOrStartEmbedded, type EmbeddedHandle } from "./embedded";
 import { connectPostgres } from "./url";
 
@@ -61,7 +62,7 @@ async function open(): Promise<Connection> {
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     backoff: reconnectDelaySeconds,
   });
-  return { url, sql, db: drizzle(preparing(sql)), embedded };
+  return { url, sql, db: drizzle(instrumented(sql)), embedded };
 }
 
 /**
@@ -91,29 +92,66 @@ const MAX_PREPARED_PARAMETERS = 100;
  * which postgres.js recycles every 30-60 minutes); batch writes with many parameters are left
  * unprepared so their varying shapes do not fill the cache. Behind a transaction-mode pooler, set
  * DB_PREPARE=0.
+ *
+ * With traces on (decided when the database opens: docs/decisions.md, Traces), every transaction
+ * and every statement drizzle runs is a span (postgres.js has no instrumentation of its own).
  */
-function preparing<T extends object>(client: T): T {
-  if (!getConfig().dbPrepare) return client;
+function instrumented<T extends object>(client: T): T {
+  const prepare = getConfig().dbPrepare;
+  const traced = tracingOn();
+  if (!prepare && !traced) return client;
   return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property);
       if (typeof value !== "function") return value;
       if (property === "unsafe") {
-        return (query: string, parameters?: unknown[], options?: Record<string, unknown>) =>
-          value.call(target, query, parameters, { ...options, prepare: (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS });
+        return (query: string, parameters?: unknown[], options?: Record<string, unknown>) => {
+          const pending = value.call(
+            target,
+            query,
+            parameters,
+            prepare ? { ...options, prepare: (parameters?.length ?? 0) <= MAX_PREPARED_PARAMETERS } : options,
+          );
+          return traced ? settled(pending, statementSpan(query)) : pending;
+        };
       }
-      // Transactions and savepoints hand drizzle a new client: it prepares its statements too.
+      // Transactions and savepoints hand drizzle a new client: it prepares (and traces) its statements too.
       if (property === "begin" || property === "savepoint") {
         return (...args: unknown[]) => {
           const last = args.length - 1;
           const body = args[last] as (inner: object) => unknown;
-          args[last] = (inner: object) => body(preparing(inner));
-          return value.apply(target, args);
+          args[last] = (inner: object) => body(instrumented(inner));
+          return traced && property === "begin" ? inTransactionSpan(() => value.apply(target, args)) : value.apply(target, args);
         };
       }
       return value.bind(target);
     },
   });
+}
+
+/**
+ * Ends a statement's span when postgres.js's pending query settles. The query runs when it is
+ * awaited (its `then`), after drizzle has chosen its result form (`.values()`): `then` is wrapped,
+ * not called here.
+ */
+function settled<Q extends PromiseLike<unknown>>(pending: Q, span: { settle: (error?: unknown) => void }): Q {
+  const then = pending.then;
+  // biome-ignore lint/suspicious/noThenProperty: the pending query is already a thenable; its own `then` is wrapped.
+  pending.then = function (this: Q, onFulfilled, onRejected) {
+    return then.call(
+      this,
+      (value) => {
+        span.settle();
+        return onFulfilled ? onFulfilled(value) : value;
+      },
+      (error) => {
+        span.settle(error);
+        if (onRejected) return onRejected(error);
+        throw error;
+      },
+    );
+  } as Q["then"];
+  return pending;
 }
 
 /** Closes the pool and, when this process started the embedded server, stops it. */

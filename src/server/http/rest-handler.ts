@@ -1,16 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Span } from "@opentelemetry/api";
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getDb } from "../db/client";
 import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
 import { observeHttpRequest, routeTemplate } from "../observability/metrics";
+import { describeRequest, inRequestSpan, tracingOn } from "../observability/tracing";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 import { inputErrorFor, isInputValidationError } from "./input-errors";
+import { routeTemplatesOf } from "./route-templates";
 
 export { MAX_BODY_BYTES };
 
@@ -108,7 +111,11 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]) as unknown as (req: AdapterRequest, res: AdapterResponse) => Promise<void>;
 
-  return async (request: RestRequest): Promise<RestAnswer> => {
+  const routeOf = routeTemplatesOf(router);
+  // Traces on: the request's span, named by its route template (docs/decisions.md, Traces).
+  return (request) => (tracingOn() ? inRequestSpan(request.method.toUpperCase(), request.headers, (span) => answerOf(request, span)) : answerOf(request));
+
+  async function answerOf(request: RestRequest, span?: Span): Promise<RestAnswer> {
     const started = performance.now();
     const { pathname, search } = splitUrl(request.url);
     const state: RestState = {
@@ -156,6 +163,7 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
       answer.status,
       (performance.now() - started) / 1000,
     );
+    if (span) describeRequest(span, state.method, routeOf(state.method, routePath(pathname, prefix)), answer.status, state.requestId);
     return {
       status: answer.status,
       // Every answer names JSON, a body-less one (204) too, as the adapter's own answers do.
@@ -167,7 +175,7 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
       },
       body: answer.body,
     };
-  };
+  }
 }
 
 const STATE = Symbol("rest state");

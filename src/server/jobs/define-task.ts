@@ -3,6 +3,7 @@ import type { JobHelpers, Task, TaskList } from "graphile-worker";
 import type { z } from "zod";
 import type { Tx } from "../db/client";
 import { observeJob } from "../observability/metrics";
+import { inJobSpan, outsideTrace, TRACE_FIELD, traceFields, tracingOn } from "../observability/tracing";
 
 /**
  * What adding a job needs of a task: its name, payload schema and attempt limit. A task whose jobs
@@ -68,7 +69,7 @@ export async function addJob<Payload>(tx: Tx, task: TaskDeclaration<Payload>, pa
   const checked = task.payload.parse(payload ?? {});
   await tx.execute(sql`select graphile_worker.add_job(
     ${task.name}::text,
-    ${JSON.stringify(checked)}::json,
+    ${JSON.stringify(traced(checked))}::json,
     queue_name => ${options.queueName ?? null}::text,
     run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
     max_attempts => ${task.maxAttempts ?? null}::int,
@@ -89,11 +90,24 @@ export async function addJobs<Payload>(
   options: { preserveRunAt?: boolean } = {},
 ): Promise<void> {
   if (jobs.length === 0) return;
-  const specs = jobs.map((job) => ({ payload: task.payload.parse(job.payload ?? {}), key: job.jobKey ?? null, run_at: job.runAt?.toISOString() ?? null }));
+  const specs = jobs.map((job) => ({
+    payload: traced(task.payload.parse(job.payload ?? {})),
+    key: job.jobKey ?? null,
+    run_at: job.runAt?.toISOString() ?? null,
+  }));
   await tx.execute(sql`select graphile_worker.add_jobs(array(
       select row(${task.name}::text, s.payload, null, s.run_at, ${task.maxAttempts ?? null}::int, s.key, null, null)::graphile_worker.job_spec
       from json_to_recordset(${JSON.stringify(specs)}::json) as s(payload json, key text, run_at timestamptz)
     ), job_key_preserve_run_at => ${options.preserveRunAt ?? false})`);
+}
+
+/**
+ * A job's payload with the active trace context in its reserved field (docs/decisions.md, Traces),
+ * so the job's span continues the trace of what added it; as is when traces are off.
+ */
+function traced<Payload>(payload: Payload): Payload {
+  const fields = traceFields();
+  return fields && typeof payload === "object" && payload !== null ? { ...payload, [TRACE_FIELD]: fields } : payload;
 }
 
 /** The job key of a recurring task's chain: one pending run at a time. */
@@ -125,21 +139,26 @@ export function taskListOf(definitions: readonly AnyTask[], reschedule: (task: A
   for (const definition of definitions) {
     if (names.has(definition.name)) throw new Error(`Task ${definition.name} is defined twice`);
     names.add(definition.name);
-    list[definition.name] = withCause(async (raw, helpers) => {
+    const run = async (raw: unknown, helpers: JobHelpers): Promise<void> => {
       const started = performance.now();
       try {
         const payload = definition.payload.parse(raw ?? {});
         try {
           await definition.handler(payload, helpers);
         } finally {
-          if (definition.everySeconds) await reschedule(definition);
+          // The next run starts a trace of its own: a recurring chain is not one endless trace.
+          if (definition.everySeconds) await outsideTrace(() => reschedule(definition));
         }
         observeJob(definition.name, "success", (performance.now() - started) / 1000);
       } catch (error) {
         observeJob(definition.name, helpers.job.attempts >= helpers.job.max_attempts ? "failed" : "error", (performance.now() - started) / 1000);
         throw error;
       }
-    });
+    };
+    // Traces on: the job's span, a child of the context that added it (docs/decisions.md, Traces).
+    list[definition.name] = withCause((raw, helpers) =>
+      tracingOn() ? inJobSpan(definition.name, helpers.job.id, helpers.job.attempts, raw, () => run(raw, helpers)) : run(raw, helpers),
+    );
   }
   return list;
 }
