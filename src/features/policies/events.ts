@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { idArray } from "../../server/db/id-array";
 import { errors } from "../../server/errors";
 import { delinquencies } from "../billing/tables";
 import { propertyOwners } from "../owners/tables";
@@ -7,7 +8,6 @@ import { sources } from "../prospects/sources.table";
 import { prospects } from "../prospects/tables";
 import { properties } from "../roster/tables";
 import { type EmitInput, emitEvents } from "../webhooks/emit";
-import { idArray } from "./id-array";
 import { insurancePolicyPayload, type PolicyContext } from "./payload";
 import { type Policy, policies } from "./policies.table";
 

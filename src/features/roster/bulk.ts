@@ -1,13 +1,6 @@
 import { getTableColumns, getTableName, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Tx } from "../../server/db/client";
-import { errors } from "../../server/errors";
-
-/** Ids as ONE array parameter (`= any(…)`), not a parameter each: a batch's statements stay small. */
-export function idArray(ids: readonly number[]): SQL {
-  if (!ids.every(Number.isSafeInteger)) throw errors.internal(new Error("ids must be integers"));
-  return sql`${`{${ids.join(",")}}`}::int[]`;
-}
 
 /** Texts as ONE jsonb parameter, for `column = any(…)`: a parameter each cost more to build than to run. */
 export function textArray(values: readonly string[]): SQL {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { idArray } from "./bulk";
+import { idArray } from "../../server/db/id-array";
 import { addressDisagreements } from "./tables";
 
 export type DisagreementRow = typeof addressDisagreements.$inferInsert;

@@ -1,5 +1,6 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { idArray } from "../../server/db/id-array";
 import type { Owner } from "../owners/service";
 import { ownerBuildingGrants } from "../owners/tables";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
@@ -7,7 +8,7 @@ import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { addressHistory } from "./address-history.table";
 import { type PropertyItem, propertyItem, SINGLE_UNIT_TYPES } from "./api/properties.types";
-import { idArray, insertRows, textArray } from "./bulk";
+import { insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStored, validItems } from "./collection";
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { type Building, BuildingIndex, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";

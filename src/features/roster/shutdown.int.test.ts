@@ -147,13 +147,18 @@ describe("graceful shutdown of the web process (decisions §14, Shutdown)", () =
     const { owner, token } = await onboardingPartner();
     const web = await startWeb(PORT + 1);
     expect((await post(PORT + 1, `/api/partners/${owner.slug}/properties`, token, batch("warm"))).status).toBe(200);
-    const answer = post(PORT + 1, `/api/partners/${owner.slug}/properties`, token, batch("forced")).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The batch's body is held back, so the request is surely still in flight at both signals.
+    let sendTheRest = () => {};
+    const answer = post(PORT + 1, `/api/partners/${owner.slug}/properties`, token, batch("forced"), new Promise((resolve) => (sendTheRest = resolve))).catch(
+      (error: Error) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
     web.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 20));
     web.child.kill("SIGTERM");
     expect(await web.exited).toEqual({ code: 1, signal: null });
     expect(web.output()).toContain("stop forced");
+    sendTheRest();
     await answer;
   }, 180_000);
 });

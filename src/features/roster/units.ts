@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { idArray } from "../../server/db/id-array";
 import type { FieldErrors } from "../../server/errors";
 import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
 import { type UnitItem, unitItem } from "./api/units.types";
-import { idArray, insertRows, textArray } from "./bulk";
+import { insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { ROSTER_MESSAGES } from "./messages";

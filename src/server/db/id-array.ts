@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { errors } from "../../server/errors";
+import { errors } from "../errors";
 
 /** Ids as ONE array parameter (`= any(…)`), not a parameter each: a batch's statements stay small. */
 export function idArray(ids: readonly number[]): SQL {
