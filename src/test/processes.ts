@@ -25,7 +25,8 @@ afterAll(async () => {
  * The web process needs the production build (`.next`), which `npm test` makes only for the end-to-end
  * tests, after vitest: a test file that starts scripts/serve.ts builds it first when sources changed,
  * as `npm start` does. Files run side by side, so the build is taken under a lock directory (a lock
- * older than 20 minutes is a killed build's and is taken over); whoever waited finds it built.
+ * older than 20 minutes is a killed build's and is taken over); whoever waited takes the lock in
+ * turn and finds it built.
  */
 export async function ensureBuilt(): Promise<void> {
   if (!needsBuild()) return;
@@ -37,8 +38,8 @@ export async function ensureBuilt(): Promise<void> {
     } catch {
       const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      // Not "built yet?" while the lock is held: a build under way writes BUILD_ID before it ends.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      if (!needsBuild()) return;
     }
   }
   try {
