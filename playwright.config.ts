@@ -32,6 +32,10 @@ export default defineConfig({
     url: `http://localhost:${PORT}/healthz`,
     timeout: 240_000,
     reuseExistingServer: false,
+    // npm start keeps the web process and the embedded PostgreSQL in process groups of their own
+    // (docs/operations.md, Shutdown), out of reach of a SIGKILL of this command's group: a SIGTERM
+    // lets it stop them in order, as Ctrl-C does. Without it they outlive the run and hold its pipe.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 60_000 },
     stdout: "ignore",
     stderr: "pipe",
     // Webhooks go to the tests' receivers on loopback (decisions §3).
