@@ -90,7 +90,9 @@ export async function sweepDuePolicies(
       options.onBatch?.({ changed: changed.length, ms, pauseMs });
       for (const policy of changed) (policy.status === "expired" ? result.expired : result.activated).push(policy.policyNumber);
       // A timer, not a microtask: the event loop (the web's, for the inline worker) serves requests meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      // Timers may fire a little early (whole milliseconds, the loop's cached clock): wait out the rest.
+      const pauseEnds = performance.now() + pauseMs;
+      for (let left = pauseMs; left > 0; left = pauseEnds - performance.now()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
     }
   };
   await run(true);
