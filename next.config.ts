@@ -18,7 +18,7 @@ const nextConfig: NextConfig = {
     "@opentelemetry/resources",
   ],
   poweredByHeader: false,
-  typescript: { ignoreBuildErrors: true }, // type-checked by `npm run typecheck` in the test command
+  typescript: { ignoreBuildErrors: true }, // type-checked by `npm run check` (`tsc --noEmit`), part of `npm test`
   experimental: {
     // Next.js copies a request's body for the proxy (src/proxy.ts runs on gateway paths holding
     // `%`), 10 MB by default, and hands the route only that copy. Here the limit plus 1 MiB: a longer
