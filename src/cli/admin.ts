@@ -26,7 +26,8 @@ import { countFailedDeliveries, runBulkRetry, startBulkRetry } from "../features
 import { revealOwnerSecret, rotateOwnerSecretByStaff } from "../features/webhooks/console/signing-secret";
 import { closeDb, type Db, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";
-import { appErrorOf, errors, fieldMessagesOf } from "../server/errors";
+import { errors, fieldMessagesOf } from "../server/errors";
+import { toAppError } from "../server/to-app-error";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
 import { MASTER_KEY_COMMANDS } from "./admin-master-key";
 import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError } from "./usage";
@@ -312,13 +313,18 @@ const COMMANDS: Record<string, Command> = {
   ...MASTER_KEY_COMMANDS,
 };
 
-/** The CLI's rendering of the one error model: the message, then each field's messages. */
+/**
+ * The CLI's rendering of the one error model (`toAppError`): the message and kind, then each field's
+ * messages; an internal error names its cause, for the operator who ran the command.
+ */
 function cliMessageOf(error: unknown): string {
-  const known = appErrorOf(error);
-  if (!known) return `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+  const known = toAppError(error);
+  if (known.kind === "internal") return `Internal error: ${messageOf(known.cause ?? error)}`;
   const fields = known.kind === "invalid" ? Object.entries(fieldMessagesOf(known)).filter(([field]) => field !== "base") : [];
   return [`${known.message} (${known.kind})`, ...fields.map(([field, messages]) => `  ${field}: ${messages.join("; ")}`)].join("\n");
 }
+
+const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));
 
 export async function runAdmin(argv: string[]): Promise<number> {
   const [noun, verb, ...rest] = argv;

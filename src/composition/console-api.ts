@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDb } from "../server/db/client";
 import { logger } from "../server/log";
+import { toAppError } from "../server/to-app-error";
 import type { ConsoleUser } from "../server/trpc/context";
 import { consoleRouter } from "./router";
 
@@ -17,6 +18,10 @@ export function createConsoleApiHandler(currentUser: (req: Request) => Promise<C
       createContext: async () => {
         const requestId = crypto.randomUUID();
         return { db: await getDb(), log: logger().child({ requestId }), requestId, user: (await currentUser(req)) ?? null };
+      },
+      // The formatter renders the AppError (server/trpc/init.ts); an internal one is logged here, once, with its cause.
+      onError: ({ error, path, ctx }) => {
+        if (toAppError(error).kind === "internal") logger().error({ err: error, cause: error.cause, path, requestId: ctx?.requestId }, "unhandled error");
       },
     });
 }

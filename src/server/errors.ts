@@ -2,10 +2,12 @@ import { TRPCError } from "@trpc/server";
 
 /**
  * The one error model (style §4). Domain code throws an `AppError`: a kind, a message (a constant of
- * the feature's `messages.ts` where partners match on it), and for `invalid` the field errors. It
- * never carries a wire body: each surface renders it once, the REST gateways in
- * `src/server/http/error-wire.ts` (the specification's bodies and statuses, and the OpenAPI error
- * responses from the same table), the console through tRPC's `errorFormatter`, the CLI on stderr.
+ * the feature's `messages.ts` where partners match on it), and for `invalid` the field errors. Its
+ * status is its kind's (`STATUS_OF_KIND`), on every surface. It never carries a wire body: each
+ * surface turns whatever was thrown into an AppError with `toAppError` (`./to-app-error.ts`) and
+ * renders it once, the REST gateways in `src/server/http/error-wire.ts` (the specification's bodies
+ * and statuses, and the OpenAPI error responses from the same table), the console through tRPC's
+ * `errorFormatter`, the CLI on stderr, the enrollment pages' actions on their form.
  */
 export type FieldErrors = Record<string, string[]>;
 
@@ -133,10 +135,35 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError["code"]> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/** tRPC's code for an AppError: the one of its status (a caller's `code`, the console's HTTP status). */
+export function trpcCodeOf(error: AppError): TRPCError["code"] {
+  return TRPC_CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR";
+}
+
 /** Throwable inside a procedure: tRPC keeps the AppError as `cause` for every surface to render. */
 export function toTRPCError(error: AppError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE_BY_STATUS[error.status] ?? "INTERNAL_SERVER_ERROR", message: error.message, cause: error });
+  return new TRPCError({ code: trpcCodeOf(error), message: error.message, cause: error });
 }
+
+/**
+ * tRPC's and trpc-to-openapi's own errors (an unknown route or procedure, a body or input they could
+ * not read, a wrong method or media type) in the kind of the same status; a method a procedure does
+ * not take is the caller's mistake, a bad request. A code not listed is internal.
+ */
+export const KIND_OF_TRPC_CODE: Partial<Record<TRPCError["code"], ErrorKind>> = {
+  PARSE_ERROR: "bad_request",
+  BAD_REQUEST: "bad_request",
+  METHOD_NOT_SUPPORTED: "bad_request",
+  UNAUTHORIZED: "unauthenticated",
+  FORBIDDEN: "forbidden",
+  NOT_FOUND: "not_found",
+  CONFLICT: "conflict",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+  UNPROCESSABLE_CONTENT: "invalid",
+  TOO_MANY_REQUESTS: "too_many_requests",
+  SERVICE_UNAVAILABLE: "unavailable",
+};
 
 export function appErrorOf(error: unknown): AppError | undefined {
   let current: unknown = error;

@@ -1,7 +1,7 @@
-import { appErrorOf, errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
+import { errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
 import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
 import { invalidInput } from "../../server/http/input-errors";
-import { t } from "../../server/trpc/init";
+import { baseProcedure, t } from "../../server/trpc/init";
 import type { AuditActor } from "../audit/audit";
 import { can, type Permission } from "../console/permissions";
 import { gatedDb } from "../owners/merge/gate";
@@ -14,7 +14,8 @@ import { verifyAccessTokenCached } from "./tokens";
 /**
  * The named procedure builders. Every partner route uses one of them, and the order of checks is
  * fixed here, once: gateway authentication (401) → scope (403) → request body hygiene (415/400) →
- * owner slug (404) → owner grant (403) → request signature (401) → input validation (422).
+ * owner slug (404) → owner grant (403) → request signature (401) → input validation (422). Each
+ * starts from `baseProcedure` (`server/trpc/init.ts`), where a failure gets its status once.
  */
 
 export type OwnerRow = typeof propertyOwners.$inferSelect;
@@ -62,16 +63,16 @@ const bodyHygiene = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
 });
 
 /** Public REST routes (token exchange): no bearer token, but the same body rules. */
-export const publicRestProcedure = t.procedure.use(restOnly).use(bodyHygiene);
+export const publicRestProcedure = baseProcedure.use(restOnly).use(bodyHygiene);
 
 /** A Partner API route requiring `scope` (spec Authentication, decisions §5). */
 export function partnerProcedure(scope: PartnerScope) {
-  return t.procedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene);
+  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene);
 }
 
 /** An ingestion-gateway route (decisions §8). */
 export function ingestionProcedure(scope: IngestionScope) {
-  return t.procedure.meta({ scope }).use(restOnly).use(authenticate("ingestion")).use(requireScope(scope)).use(bodyHygiene);
+  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("ingestion")).use(requireScope(scope)).use(bodyHygiene);
 }
 
 /**
@@ -126,19 +127,10 @@ export function signedOwnerProcedure(scope: PartnerScope) {
  * mutation writes its audit row in its own transaction with it.
  */
 export function staffProcedure(permission: Permission) {
-  return t.procedure.meta({ permission }).use(async ({ ctx, next }) => {
+  return baseProcedure.meta({ permission }).use(async ({ ctx, next }) => {
     if (!ctx.user) throw toTRPCError(errors.gatewayUnauthorized());
     if (!can(ctx.user.role, permission)) throw toTRPCError(errors.forbidden(`Your role cannot do this (${permission})`));
     const actor: AuditActor = { user: ctx.user, requestId: ctx.requestId };
-    return withOwnStatus(await next({ ctx: { user: ctx.user, actor } }));
+    return next({ ctx: { user: ctx.user, actor } });
   });
-}
-
-/** A feature's AppError answers with its own status (404, 409, 422…), not tRPC's 500. */
-function withOwnStatus<R extends { ok: boolean; error?: unknown }>(result: R): R {
-  if (!result.ok && (result.error as { code?: string } | undefined)?.code === "INTERNAL_SERVER_ERROR") {
-    const failure = appErrorOf(result.error);
-    if (failure) throw toTRPCError(failure);
-  }
-  return result;
 }

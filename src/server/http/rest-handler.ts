@@ -4,15 +4,16 @@ import type { Span } from "@opentelemetry/api";
 import type { AnyRouter } from "@trpc/server";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { getDb } from "../db/client";
-import { type AppError, appErrorOf, errors, GATEWAY_MESSAGES } from "../errors";
+import { type AppError, errors, GATEWAY_MESSAGES } from "../errors";
 import { logger } from "../log";
 import { observeHttpRequest, routeTemplate } from "../observability/metrics";
 import { describeRequest, inRequestSpan, tracingOn } from "../observability/tracing";
+import { toAppError } from "../to-app-error";
 import type { Context, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
-import { inputErrorFor, isInputValidationError } from "./input-errors";
+import type { InputErrorStyle } from "./input-errors";
 import { routeTemplatesOf } from "./route-templates";
 
 export { MAX_BODY_BYTES };
@@ -104,7 +105,7 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
       state.procedure = path;
       // Must not throw: the adapter would then never answer.
       try {
-        state.error = answerFor(error, path ? procedures[path]?._def.meta : undefined, state);
+        state.error = failureOf(error, state, path ? procedures[path]?._def.meta?.inputErrors : undefined);
       } catch {
         state.error = errors.internal();
       }
@@ -136,15 +137,13 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
           end: (text) => resolve({ status: res.statusCode, body: text }),
         };
         adapter(adapterRequest(state, routePath(pathname, prefix) + search, body), res).catch((error) => {
-          state.error ??= appErrorOf(error) ?? errors.internal(error);
+          state.error ??= failureOf(error, state);
           resolve({ status: 500, body: "" });
         });
       });
       answer = state.error ? errorAnswer(state.error) : { status: adapted.status, body: adapted.body ?? null };
     } catch (error) {
-      const known = appErrorOf(error);
-      if (!known) logger().error({ err: error, requestId: state.requestId }, "request failed");
-      answer = errorAnswer(known ?? errors.internal(error));
+      answer = errorAnswer(failureOf(error, state));
     }
     logger().info(
       {
@@ -354,17 +353,15 @@ function splitUrl(url: string): { pathname: string; search: string } {
   return { pathname: parsed.pathname, search: parsed.search };
 }
 
-function answerFor(error: Error & { code?: string }, meta: Meta | undefined, state: RestState): AppError {
-  const known = appErrorOf(error);
-  if (known) return known;
-  if (isInputValidationError(error)) return inputErrorFor(meta?.inputErrors, error.cause);
-  switch (error.code) {
-    case "NOT_FOUND":
-      return errors.notFound();
-    default:
-      logger().error({ err: error, cause: error.cause, requestId: state.requestId }, "unhandled error");
-      return errors.internal();
-  }
+/**
+ * What a failed request answers: the AppError of whatever was thrown (`toAppError`), an input
+ * validation failure in the route's declared shape. An internal error is logged here, once, with
+ * its cause; its answer never carries the cause's text.
+ */
+function failureOf(error: unknown, state: RestState, inputErrors?: InputErrorStyle): AppError {
+  const failure = toAppError(error, inputErrors);
+  if (failure.kind === "internal") logger().error({ err: error, cause: (error as { cause?: unknown }).cause, requestId: state.requestId }, "unhandled error");
+  return failure;
 }
 
 function errorAnswer(error: AppError): { status: number; body: string; headers?: Record<string, string> } {

@@ -1,8 +1,9 @@
-import { initTRPC, type TRPCError } from "@trpc/server";
+import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
-import { type AppError, appErrorOf, errors, fieldMessagesOf, GATEWAY_MESSAGES } from "../errors";
-import { fieldErrorsOf, type InputErrorStyle, isInputValidationError } from "../http/input-errors";
+import { fieldMessagesOf, toTRPCError, trpcCodeOf } from "../errors";
+import { type InputErrorStyle, isInputValidationError } from "../http/input-errors";
+import { toAppError } from "../to-app-error";
 import type { Context } from "./context";
 
 export type Meta = OpenApiMeta<{
@@ -23,10 +24,11 @@ export const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // The console's rendering of the one error model (errors.ts): kind, status and field errors,
-    // never a stack or an unexpected error's text. REST answers are rendered by error-wire.ts.
+    // The console's wire: the AppError of whatever was thrown (`toAppError`) with its kind, status
+    // and field errors, never a stack or an unexpected error's text. REST answers are rendered by
+    // error-wire.ts from the same AppError.
     errorFormatter({ shape, error }) {
-      const known = appErrorOf(error) ?? structuredOf(error);
+      const known = toAppError(error);
       return {
         ...shape,
         message: known.message,
@@ -41,13 +43,24 @@ export const t = initTRPC
     },
   });
 
-/** tRPC's own failures (input validation, unknown procedure) in the one error model; anything else is internal. */
-function structuredOf(error: TRPCError): AppError {
-  if (isInputValidationError(error)) return errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fieldErrorsOf(error.cause));
-  if (error.code === "NOT_FOUND") return errors.notFound();
-  if (error.code === "BAD_REQUEST" || error.code === "PARSE_ERROR") return errors.badRequest(error.message);
-  return errors.internal(error);
-}
+/**
+ * Where an error's status is set, once, for every procedure: each builder (partner, ingestion,
+ * token exchange, console) starts from `baseProcedure`. A failure leaves the procedure as a tRPC
+ * error whose code is the status of its AppError (`toAppError`): a feature's `conflict` is tRPC's
+ * CONFLICT (409), not the INTERNAL_SERVER_ERROR tRPC makes of anything thrown, so a caller's `code`,
+ * the console's HTTP status and the REST answer agree. tRPC's own input validation failure passes as
+ * it is (BAD_REQUEST, its ZodError as cause): each surface renders it in its own shape, the REST
+ * routes by their declared `inputErrors`.
+ */
+const statusOfFailure = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok || isInputValidationError(result.error)) return result;
+  const failure = toAppError(result.error);
+  if (result.error.code === trpcCodeOf(failure)) return result;
+  throw toTRPCError(failure);
+});
+
+export const baseProcedure = t.procedure.use(statusOfFailure);
 
 export const router = t.router;
 export const middleware = t.middleware;

@@ -6,7 +6,7 @@ import { notFound, redirect } from "next/navigation";
 import type { ActionResult, LinkParams, StepName } from "@/features/enrollment/flow/contract";
 import { FLOW_MESSAGES } from "@/features/enrollment/flow/messages";
 import { changeChoice, chooseProduct, payEnrollment, submitDetails } from "@/features/enrollment/flow/service";
-import { AppError } from "@/server/errors";
+import { toAppError } from "@/server/to-app-error";
 import type { FormState } from "../../../../_components/form-state";
 import { parseChoice } from "../../../../_components/format";
 
@@ -66,12 +66,15 @@ async function settle(step: StepName, values: Record<string, string>, run: () =>
   try {
     result = await run();
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    if (error.kind === "not_found") notFound();
-    if (error.kind === "invalid") return { status: "error", message: error.message, fields: error.fields ?? {}, values, attempt: randomUUID() };
+    // The one error model (`toAppError`): a renter's mistake stays on the form, an unknown link is the
+    // 404 page, anything else goes on to Next.js's error page as it was thrown.
+    const failure = toAppError(error);
+    if (failure.kind === "not_found") notFound();
+    if (failure.kind === "invalid") return { status: "error", message: failure.message, fields: failure.fields ?? {}, values, attempt: randomUUID() };
     // A payment still being settled keeps the option: the renter is told why, on the same step.
-    if (error.kind === "conflict" && error.message === FLOW_MESSAGES.paymentInProgress) return { status: "error", message: error.message, fields: {}, values };
-    if (error.kind === "conflict") {
+    if (failure.kind === "conflict" && failure.message === FLOW_MESSAGES.paymentInProgress)
+      return { status: "error", message: failure.message, fields: {}, values };
+    if (failure.kind === "conflict") {
       refresh();
       return { status: "idle" };
     }
