@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { PASSWORD_MAX_LENGTH } from "./users.inputs";
 
 /**
  * scrypt (memory-hard, in Node's own crypto) at OWASP's current parameters: N=2^17, r=8, p=1,
@@ -72,7 +73,7 @@ export function needsRehash(stored: string): boolean {
 
 /** The console's password policy (docs/decisions.md, Console access): 12 to 200 characters, not the email. */
 export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 200;
+export { PASSWORD_MAX_LENGTH };
 
 /** Why this password is refused, or undefined when it may be used. */
 export function passwordProblem(password: string, email: string): string | undefined {

@@ -5,6 +5,7 @@ import { errors } from "../../server/errors";
 import { type AuditActor, recordAudit } from "../audit/audit";
 import { hashPassword, passwordProblem } from "./passwords";
 import { createUser } from "./users";
+import { staffRole } from "./users.inputs";
 import { type StaffUserRow, users } from "./users.table";
 
 /**
@@ -12,7 +13,6 @@ import { type StaffUserRow, users } from "./users.table";
  * and enable them and reset passwords, each audited. Passwords never reach the audit log or a log.
  */
 
-export const staffRole = z.enum(["operator", "account_manager"]);
 export type StaffRoleName = z.infer<typeof staffRole>;
 
 export const staffUserRow = z.object({

@@ -1,12 +1,8 @@
 import { z } from "zod";
 import { router } from "../../server/trpc/init";
 import { staffProcedure } from "../auth/procedures";
-import { PASSWORD_MAX_LENGTH } from "./passwords";
-import { changeStaffRole, createStaffUser, listStaffUsers, resetStaffPassword, setStaffUserDisabled, staffRole, staffUserRow } from "./staff-users";
-
-const byId = z.object({ id: z.number().int().positive() });
-// Bounded here only against abuse; the policy itself (and its message) is passwordProblem's.
-const password = z.string().max(PASSWORD_MAX_LENGTH + 1);
+import { changeStaffRole, createStaffUser, listStaffUsers, resetStaffPassword, setStaffUserDisabled, staffUserRow } from "./staff-users";
+import { staffPasswordResetInput, staffUserCreateInput, staffUserDisabledInput, staffUserRoleInput } from "./users.inputs";
 
 /** The console's Users screen: operators only (decisions §12; `users.manage`). */
 export const usersConsoleRouter = router({
@@ -14,19 +10,19 @@ export const usersConsoleRouter = router({
     .output(z.array(staffUserRow))
     .query(({ ctx }) => listStaffUsers(ctx.db)),
   create: staffProcedure("users.manage")
-    .input(z.object({ email: z.string().max(300), password, role: staffRole }))
+    .input(staffUserCreateInput)
     .output(staffUserRow)
     .mutation(({ ctx, input }) => createStaffUser(ctx.db, ctx.actor, input)),
   setRole: staffProcedure("users.manage")
-    .input(byId.extend({ role: staffRole }))
+    .input(staffUserRoleInput)
     .output(staffUserRow)
     .mutation(({ ctx, input }) => changeStaffRole(ctx.db, ctx.actor, input.id, input.role)),
   setDisabled: staffProcedure("users.manage")
-    .input(byId.extend({ disabled: z.boolean() }))
+    .input(staffUserDisabledInput)
     .output(staffUserRow)
     .mutation(({ ctx, input }) => setStaffUserDisabled(ctx.db, ctx.actor, input.id, input.disabled)),
   resetPassword: staffProcedure("users.manage")
-    .input(byId.extend({ password }))
+    .input(staffPasswordResetInput)
     .output(staffUserRow)
     .mutation(({ ctx, input }) => resetStaffPassword(ctx.db, ctx.actor, input.id, input.password)),
 });

@@ -1,5 +1,5 @@
 "use client";
-import { type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { type ComponentProps, type InputHTMLAttributes, type ReactNode, useId } from "react";
 import styles from "./ui.module.css";
 
 type Control = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
@@ -26,7 +26,7 @@ export function Field({ label, hint, error, children }: { label: ReactNode; hint
   );
 }
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+export function Input({ className, ...props }: ComponentProps<"input">) {
   return <input className={`${styles.input} ${className ?? ""}`} {...props} />;
 }
 

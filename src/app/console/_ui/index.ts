@@ -14,9 +14,10 @@
  *   </FilterBar>
  *   <DataTable label="…" columns={columns} {...infiniteTableProps(rows)} />
  *
- * Mutations: `useMutation(trpc.x.retry.mutationOptions({ onSuccess: () =>
- * queryClient.invalidateQueries({ queryKey: trpc.x.pathKey() }) }))`, behind `<Can permission>` and,
- * when dangerous, a `<ConfirmDialog confirmText="…">`.
+ * Mutations: `useConsoleMutation(trpc.x.retry.mutationOptions(), { invalidates: [trpc.x] })` (the
+ * audit log is refreshed too), behind `<Can permission>` and, when dangerous, a
+ * `<ConfirmDialog confirmText="…">`. Forms: `useConsoleForm({ schema, defaultValues, mutation })`
+ * with the procedure's own input schema (CONTRIBUTING.md, "A console form").
  */
 export { Badge } from "./badge";
 export { Button } from "./button";
@@ -24,10 +25,14 @@ export { type ColumnDef, createColumnHelper, DataTable, infiniteTableProps, next
 export { ConfirmDialog, Dialog } from "./dialog";
 export { Field, Input, TextField } from "./field";
 export { FormError, SubmitButton } from "./form";
+export { failureOf, linesOf } from "./form-errors";
+export { FormSelect } from "./form-select";
 export { JsonView } from "./json-view";
 export { Facts, FilterBar, formatDateTime, PageHeader } from "./layout";
 export { Can, useCan } from "./permissions";
 export { Select, type SelectOption } from "./select";
 export { type Tab, Tabs } from "./tabs";
 export { type ConsoleInputs, type ConsoleOutputs, errorMessage, fieldErrorsOf, useTRPC, useTRPCClient } from "./trpc";
+export { useConsoleForm } from "./use-console-form";
+export { type Invalidates, useConsoleMutation } from "./use-console-mutation";
 export { useUrlFilters } from "./use-url-filters";

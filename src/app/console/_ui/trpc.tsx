@@ -13,8 +13,8 @@ export type ConsoleOutputs = inferRouterOutputs<ConsoleRouter>;
 
 /**
  * tRPC's TanStack Query integration: `const trpc = useTRPC()` then
- * `useQuery(trpc.audit.search.queryOptions(input))`, `useMutation(trpc.x.mutationOptions())` and
- * `queryClient.invalidateQueries({ queryKey: trpc.x.pathKey() })`.
+ * `useQuery(trpc.audit.search.queryOptions(input))`; mutations through `useConsoleMutation(
+ * trpc.x.create.mutationOptions(), { invalidates: [trpc.x] })` (use-console-mutation.ts).
  */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<ConsoleRouter>();
 

@@ -5,9 +5,10 @@ import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
 import { propertyOwners } from "../../owners/tables";
 import { createClient, forgetCachedClient, newClientSecret } from "../clients";
-import { INGESTION_SCOPES, PARTNER_SCOPES, type Scope, scopesOfGateway } from "../scopes";
+import { type Scope, scopesOfGateway } from "../scopes";
 import { apiClients, clientOwnerGrants } from "../tables";
 import { audienceOf } from "../tokens";
+import { clientCreateInput, clientGateway, clientIdInput, clientSearchInput, clientStatusInput, clientUpdateInput } from "./clients.inputs";
 import { ACCESS_MESSAGES as M } from "./messages";
 
 /**
@@ -17,21 +18,12 @@ import { ACCESS_MESSAGES as M } from "./messages";
  * to the next partner request (docs/decisions.md, Console: access management).
  */
 
-const SCOPE_NAMES = [...PARTNER_SCOPES, ...INGESTION_SCOPES] as const;
-const gateway = z.enum(["partner", "ingestion"]);
-const scopeName = z.enum(SCOPE_NAMES);
-export const clientIdInput = z.object({ client_id: z.string().trim().min(1).max(100) });
-
-export const clientSearchInput = z.object({
-  query: z.string().trim().max(200).optional(),
-  gateway: gateway.optional(),
-  provider: z.string().trim().max(64).optional(),
-});
+export { clientCreateInput, clientIdInput, clientSearchInput, clientStatusInput, clientUpdateInput };
 
 export const clientRow = z.object({
   client_id: z.string(),
   name: z.string(),
-  gateway,
+  gateway: clientGateway,
   provider_code: z.string().nullable(),
   /** An ingestion client's partner (decisions §15 Ingestion); null otherwise. */
   partner_client_id: z.string().nullable(),
@@ -46,40 +38,6 @@ export type ClientRow = z.infer<typeof clientRow>;
 
 export const clientGrant = z.object({ owner_slug: z.string(), owner_name: z.string(), managed: z.boolean(), granted_at: z.string() });
 export const clientDetail = clientRow.extend({ gateway_scopes: z.array(z.string()), grants: z.array(clientGrant) });
-
-/**
- * Create: the gateway's scopes by default; a chosen scope of another gateway names the field. An
- * ingestion client may name its partner client (decisions §15 Ingestion); `createClient` checks it.
- */
-export const clientCreateInput = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    gateway,
-    provider_code: z
-      .string()
-      .trim()
-      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, M.providerCodeInvalid)
-      .optional()
-      .or(z.literal("").transform(() => undefined)),
-    /** Absent: all of the gateway's scopes; given: at least one. */
-    scopes: z.array(scopeName).min(1, M.scopesRequired).max(SCOPE_NAMES.length).optional(),
-    require_signature: z.boolean().default(false),
-    partner_client_id: z
-      .string()
-      .trim()
-      .max(100)
-      .optional()
-      .transform((value) => value || undefined),
-  })
-  .superRefine((input, ctx) => {
-    const foreign = (input.scopes ?? []).filter((scope) => !scopesOfGateway(input.gateway).includes(scope));
-    if (foreign.length) ctx.addIssue({ code: "custom", path: ["scopes"], message: M.scopesForeign(input.gateway, foreign) });
-  });
-
-export const clientUpdateInput = clientIdInput.extend({
-  scopes: z.array(scopeName).min(1, M.scopesRequired).max(SCOPE_NAMES.length).optional(),
-  require_signature: z.boolean().optional(),
-});
 
 export const createdClient = z.object({ client: clientRow, client_secret: z.string() });
 
@@ -222,8 +180,6 @@ export async function updateClient(db: Db, actor: AuditActor, input: z.infer<typ
   forgetCachedClient(input.client_id);
   return result;
 }
-
-export const clientStatusInput = clientIdInput.extend({ disabled: z.boolean() });
 
 /**
  * Disables a client (a leaked secret, a partner gone) or enables it again. A disabled client gets no

@@ -7,6 +7,7 @@ import { type AuditActor, recordAudit } from "../../audit/audit";
 import { ownerBuildingGrants, propertyOwners } from "../../owners/tables";
 import { clientOwnerGrants } from "../tables";
 import { changeableClient, clientById } from "./clients";
+import { grantInput, ownerOptionsInput } from "./grants.inputs";
 import { ACCESS_MESSAGES as M } from "./messages";
 
 /**
@@ -14,9 +15,8 @@ import { ACCESS_MESSAGES as M } from "./messages";
  * grant`). Grants are not cached: a grant given or revoked applies to the next partner request.
  */
 
-export const grantInput = z.object({ client_id: z.string().trim().min(1).max(100), owner_slug: z.string().trim().min(1).max(200) });
+export { grantInput, ownerOptionsInput };
 export const grantResult = z.object({ client_id: z.string(), owner_slug: z.string(), changed: z.boolean() });
-export const ownerOptionsInput = z.object({ query: z.string().trim().max(200).optional() });
 export const ownerOption = z.object({ owner_slug: z.string(), name: z.string(), managed: z.boolean() });
 
 /** An owner to grant, by slug: unknown → NOT_FOUND; merged → the survivor must be granted instead. */

@@ -8,6 +8,7 @@ import { type AuditActor, recordAudit } from "../../audit/audit";
 import { staffProcedure } from "../../auth/procedures";
 import { frameOriginOf } from "../frame-origins";
 import { frameOrigins } from "../frame-origins.table";
+import { frameOriginAddInput, frameOriginRemoveInput } from "./frame-origins.inputs";
 
 /**
  * Operator frame origins in the console (spec Domain allowlist; decisions §4 `frame-origin add`,
@@ -66,11 +67,11 @@ export const frameOriginsConsoleRouter = router({
     .output(z.array(frameOriginRow))
     .query(({ ctx }) => listFrameOrigins(ctx.db)),
   add: staffProcedure("access.manage")
-    .input(z.object({ origin: z.string().max(300) }))
+    .input(frameOriginAddInput)
     .output(frameOriginRow)
     .mutation(({ ctx, input }) => addFrameOriginByStaff(ctx.db, ctx.actor, input.origin)),
   remove: staffProcedure("access.manage")
-    .input(z.object({ id: z.number().int().positive() }))
+    .input(frameOriginRemoveInput)
     .output(z.object({ removed: frameOriginRow }))
     .mutation(({ ctx, input }) => removeFrameOrigin(ctx.db, ctx.actor, input.id)),
 });

@@ -8,6 +8,7 @@ import { properties } from "../../roster/tables";
 import { grantBuilding } from "../building-grants";
 import { findOwnerBySlugExactly } from "../service";
 import { ownerBuildingGrants, propertyOwners } from "../tables";
+import { buildingGrantInput, pmsType } from "./building-grants.inputs";
 
 /**
  * Building grants of managed owners from the console (decisions §4 `owner grant-building`): a
@@ -22,17 +23,11 @@ const M = {
   grantNotFound: "Building grant not found",
 };
 
-const pmsType = z.enum(["pms_one", "pms_two"]);
 export const buildingGrantSearchInput = z.object({
   owner_slug: z.string().trim().max(200).optional(),
   client_id: z.string().trim().max(100).optional(),
 });
-export const buildingGrantInput = z.object({
-  owner_slug: z.string().trim().min(1).max(200),
-  client_id: z.string().trim().min(1).max(100),
-  pms_type: pmsType,
-  pms_property_id: z.string().trim().min(1).max(200),
-});
+export { buildingGrantInput };
 export const buildingGrantRow = z.object({
   id: z.number().int(),
   owner_slug: z.string(),

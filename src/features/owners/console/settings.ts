@@ -1,22 +1,18 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { upsertOwnerInput } from "../api/upsert-owner.types";
 import { applyOwnerSettings, type Owner } from "../service";
 import { propertyOwners } from "../tables";
+import { ownerSettingsInput } from "./settings.inputs";
 
 /**
  * Staff edit of the two settings that decide what renters can buy (issue 11 item 5): the purchase
  * flow and the coverage ceiling. Written by `applyOwnerSettings`, the partner upsert's own code, so
  * the same rules hold (roster loaded before the flow opens; prospects re-evaluated on a change).
  */
-export const ownerSettingsInput = z.object({
-  slug: z.string().max(200),
-  purchase_flow_enabled: z.boolean().optional(),
-  max_coverage_amount_cents: upsertOwnerInput.shape.max_coverage_amount_cents,
-});
+export { ownerSettingsInput };
 
 export type OwnerSettingsInput = z.infer<typeof ownerSettingsInput>;
 

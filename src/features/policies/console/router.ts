@@ -2,10 +2,9 @@ import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../console";
-import { cancellationInput, cancelPolicy } from "../revisions/cancel";
-import { revisePolicy, revisionInput } from "../revisions/revise";
-
-const byId = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+import { cancelPolicy } from "../revisions/cancel";
+import { revisePolicy } from "../revisions/revise";
+import { policyById as byId, policyCancelInput, policyReviseInput } from "./inputs";
 
 /**
  * The console's policy screens (issue 12 item 6; decisions §12 Prospects and policies): search and
@@ -22,14 +21,14 @@ export const policiesConsoleRouter = router({
     .output(consolePolicyDetail)
     .query(({ ctx, input }) => policyForConsole(ctx.db, input.id)),
   revise: staffProcedure("policies.manage")
-    .input(byId.extend(revisionInput.shape))
+    .input(policyReviseInput)
     .output(consolePolicyDetail)
     .mutation(async ({ ctx, input: { id, ...revision } }) => {
       await ctx.db.transaction((tx) => revisePolicy(tx, ctx.actor, id, revision));
       return policyForConsole(ctx.db, id);
     }),
   cancel: staffProcedure("policies.manage")
-    .input(byId.extend(cancellationInput.shape))
+    .input(policyCancelInput)
     .output(consolePolicyDetail)
     .mutation(async ({ ctx, input: { id, reason } }) => {
       await ctx.db.transaction((tx) => cancelPolicy(tx, ctx.actor, id, { reason }));

@@ -1,17 +1,15 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
 import { type Policy, policies } from "../policies.table";
 import { changePolicyStatus } from "../status/change-status";
+import { cancellationInput } from "./inputs";
 import { actorOf, lockedPolicy } from "./locked-policy";
 import { REVISION_MESSAGES as M } from "./messages";
 
-export const cancellationInput = z.object({
-  /** Internal (status history, audit, console); spec: `policy.canceled` carries no reason. */
-  reason: z.string().trim().max(500, M.reasonTooLong).optional(),
-});
+export { cancellationInput };
 
 /**
  * Cancels a policy in the caller's transaction (decisions §11: `policy.canceled`, carrying no reason

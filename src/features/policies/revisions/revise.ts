@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors, type FieldErrors } from "../../../server/errors";
 import { addJob } from "../../../server/jobs/define-task";
@@ -14,26 +14,13 @@ import { latestCoverageOfPolicy } from "../latest-coverage";
 import { type Policy, policies } from "../policies.table";
 import { policyBuildDocuments } from "../policy__build_documents";
 import { changePolicyStatus } from "../status/change-status";
+import { revisionInput } from "./inputs";
 import { actorOf, lockedPolicy, type RevisedState, revisedState } from "./locked-policy";
 import { REVISION_MESSAGES as M } from "./messages";
 import { type PolicyRevision, policyRevisions } from "./policy-revisions.table";
 import { REVISABLE, type RevisionChanges, revisionFieldErrors, statusAfterRevision } from "./rules";
 
-/**
- * What staff may change (decisions §11 Revisions; §4 `policy revise`). Shapes only: the rules (and
- * their field messages) are in `rules.ts`, so a wrong amount or date reads the same from the
- * console and the CLI. The unit by id (console: a select of the building's units) or by its
- * external id (CLI).
- */
-export const revisionInput = z.object({
-  coverage_amount_cents: z.number().optional(),
-  coverage_start_date: z.string().trim().max(40).optional(),
-  coverage_end_date: z.string().trim().max(40).optional(),
-  unit_id: z.number().int().positive().max(2_147_483_647).optional(),
-  unit_external_id: z.string().trim().min(1).max(200).optional(),
-  /** Internal: kept on the revision row and in the status history, shown in the console only. */
-  note: z.string().trim().max(500, M.noteTooLong).optional(),
-});
+export { revisionInput };
 export type RevisionInput = z.infer<typeof revisionInput>;
 
 type Unit = typeof units.$inferSelect;

@@ -8,6 +8,7 @@ import { staffProcedure } from "../../auth/procedures";
 import { apiClients } from "../../auth/tables";
 import { createSource, redirectDomainsOf } from "../sources";
 import { type Source, sources } from "../sources.table";
+import { sourceCreateInput, sourceFlow, sourceUpdateInput } from "./sources.inputs";
 
 /**
  * Sources in the console (decisions §4 `source create`, §12 Access): the partner code prospects are
@@ -15,13 +16,11 @@ import { type Source, sources } from "../sources.table";
  * Validation is the CLI's (`createSource`, `redirectDomainsOf`).
  */
 
-const flow = z.enum(["embedded", "expedited"]);
-
 export const sourceRow = z.object({
   code: z.string(),
   client_id: z.string(),
   client_name: z.string().nullable(),
-  flow,
+  flow: sourceFlow,
   optional_ingest_fields: z.boolean(),
   redirect_domains: z.array(z.string()),
   created_at: z.string(),
@@ -53,14 +52,6 @@ async function sourceView(db: Db, code: string): Promise<SourceRow> {
   return row;
 }
 
-export const sourceCreateInput = z.object({
-  code: z.string().max(64),
-  client_id: z.string().max(200),
-  flow: flow.default("embedded"),
-  optional_ingest_fields: z.boolean().default(false),
-  redirect_domains: z.array(z.string().max(300)).max(50).default([]),
-});
-
 export async function createSourceByStaff(db: Db, actor: AuditActor, input: z.infer<typeof sourceCreateInput>): Promise<SourceRow> {
   await db.transaction(async (tx) => {
     const created = await createSource(tx, {
@@ -74,13 +65,6 @@ export async function createSourceByStaff(db: Db, actor: AuditActor, input: z.in
   });
   return sourceView(db, input.code.trim());
 }
-
-export const sourceUpdateInput = z.object({
-  code: z.string().max(64),
-  flow: flow.optional(),
-  optional_ingest_fields: z.boolean().optional(),
-  redirect_domains: z.array(z.string().max(300)).max(50).optional(),
-});
 
 /** Changes the given settings only; the code and client stay (prospects are keyed by them). */
 export async function updateSourceByStaff(db: Db, actor: AuditActor, input: z.infer<typeof sourceUpdateInput>): Promise<SourceRow> {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors, type FieldErrors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
@@ -9,17 +9,12 @@ import { recordAddressHistory } from "../address-history";
 import { lockOwnerRoster } from "../lock";
 import { ROSTER_MESSAGES } from "../messages";
 import { properties } from "../tables";
+import type { addressCorrection } from "./actions.inputs";
 import { type BuildingShow, showBuilding } from "./buildings";
 import { BUILDING_MESSAGES as M } from "./messages";
 
 /** Staff actions on a building (decisions §12 Buildings, §4 `building correct-address`), each audited. */
 
-export const addressCorrection = z.object({
-  line_one: z.string().max(200),
-  city: z.string().max(100),
-  state: z.string().max(100),
-  zip: z.string().max(20),
-});
 export type AddressCorrection = z.infer<typeof addressCorrection>;
 
 const actorLabel = (actor: AuditActor) => ("user" in actor ? actor.user.email : `cli:${actor.cli}`);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { addressCorrection, correctAddress, setActiveByStaff } from "./actions";
+import { correctAddress, setActiveByStaff } from "./actions";
+import { buildingActiveInput, buildingAddressInput } from "./actions.inputs";
 import { buildingDetail, buildingForConsole, buildingRow, buildingSearchInput, buildingShow, searchBuildings } from "./buildings";
 
 const byId = z.object({ id: z.number().int().positive() });
@@ -17,11 +18,11 @@ export const buildingsConsoleRouter = router({
     .output(buildingDetail)
     .query(({ ctx, input }) => buildingForConsole(ctx.db, input.id)),
   correctAddress: staffProcedure("buildings.correct_address")
-    .input(byId.extend({ address: addressCorrection }))
+    .input(buildingAddressInput)
     .output(buildingShow)
     .mutation(({ ctx, input }) => correctAddress(ctx.db, ctx.actor, input.id, input.address)),
   setActive: staffProcedure("buildings.activate")
-    .input(byId.extend({ active: z.boolean() }))
+    .input(buildingActiveInput)
     .output(z.object({ active: z.boolean(), changed: z.boolean() }))
     .mutation(({ ctx, input }) => setActiveByStaff(ctx.db, ctx.actor, input.id, input.active)),
 });

@@ -8,6 +8,7 @@ import { propertyOwners } from "../../owners/tables";
 import { properties } from "../../roster/tables";
 import { type BuildingRef, createProvider, resolveBuildings, resolveOwners } from "../providers";
 import { providerBuildings, providerOwners, providers } from "../providers.table";
+import { type providerBuilding, providerCoverageInput, providerCreateInput, providerRemoveCoverageInput, providerSearchInput } from "./providers.inputs";
 
 /**
  * Provider subscriptions and their coverage from the console (issue 11 item 5; decisions §4
@@ -18,19 +19,7 @@ import { providerBuildings, providerOwners, providers } from "../providers.table
 
 const M = { providerNotFound: (code: string) => `No provider ${code}`, notCovered: "The provider does not cover it" };
 
-const building = z.object({ owner_slug: z.string().trim().min(1).max(200), external_id: z.string().trim().min(1).max(200) });
-const coverageInput = z.object({
-  owner_slugs: z.array(z.string().trim().min(1).max(200)).max(100).default([]),
-  buildings: z.array(building).max(100).default([]),
-});
-export const providerCreateInput = coverageInput.extend({
-  code: z.string().trim().min(1).max(64),
-  client_id: z.string().trim().min(1).max(100),
-});
-export const providerCoverageInput = coverageInput.extend({ code: z.string().trim().min(1).max(64) });
-export const providerRemoveCoverageInput = z
-  .object({ code: z.string().trim().min(1).max(64), owner_slug: z.string().trim().min(1).max(200).optional(), building: building.optional() })
-  .refine((input) => (input.owner_slug === undefined) !== (input.building === undefined), { message: "Name one owner or one building", path: ["owner_slug"] });
+export { providerCoverageInput, providerCreateInput, providerRemoveCoverageInput, providerSearchInput };
 
 export const providerRow = z.object({
   code: z.string(),
@@ -43,7 +32,6 @@ export const providerRow = z.object({
   created_at: z.string(),
 });
 type ProviderRow = z.infer<typeof providerRow>;
-export const providerSearchInput = z.object({ client_id: z.string().trim().max(100).optional() });
 
 async function rowsOf(tx: Tx, list: (typeof providers.$inferSelect)[]): Promise<ProviderRow[]> {
   if (!list.length) return [];
@@ -110,7 +98,7 @@ const coverage = (row: ProviderRow) => ({
   owners: row.owners.map((o) => o.owner_slug),
   buildings: row.buildings.map((b) => ({ owner_slug: b.owner_slug, external_id: b.external_id })),
 });
-const refsOf = (buildings: z.infer<typeof building>[]): BuildingRef[] => buildings.map((b) => ({ ownerSlug: b.owner_slug, externalId: b.external_id }));
+const refsOf = (buildings: z.infer<typeof providerBuilding>[]): BuildingRef[] => buildings.map((b) => ({ ownerSlug: b.owner_slug, externalId: b.external_id }));
 
 export async function createProviderByStaff(db: Db, actor: AuditActor, input: z.infer<typeof providerCreateInput>) {
   return db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, ConfirmDialog, errorMessage, useTRPC } from "../../_ui";
+import { Button, ConfirmDialog, errorMessage, useConsoleMutation, useTRPC } from "../../_ui";
 import { type FilterValues, searchInputOf } from "./filters";
 
 /** The dry run, shown in the dialog as soon as it opens. */
@@ -48,7 +48,8 @@ export function BulkRetry({ values }: { values: FilterValues }) {
   const trpc = useTRPC();
   const [started, setStarted] = useState<number | null>(null);
   const filter = bulkFilterOf(values);
-  const start = useMutation(trpc.webhooks.bulkRetries.start.mutationOptions({ onSuccess: (bulk) => setStarted(bulk.id) }));
+  // The deliveries change as the job runs: `Progress` refreshes them once it is done.
+  const start = useConsoleMutation(trpc.webhooks.bulkRetries.start.mutationOptions(), { invalidates: [], onSuccess: (bulk) => setStarted(bulk.id) });
   return (
     <div>
       <ConfirmDialog

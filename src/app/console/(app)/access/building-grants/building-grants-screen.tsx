@@ -1,7 +1,8 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { buildingGrantInput } from "@/features/owners/console/building-grants.inputs";
 import {
   Button,
   Can,
@@ -13,17 +14,18 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  FormSelect,
   formatDateTime,
   Input,
-  Select,
   SubmitButton,
   TextField,
   useCan,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
 import css from "../access.module.css";
-import { failureOf } from "../form-errors";
 
 type Row = ConsoleOutputs["buildingGrants"]["search"][number];
 const FILTERS = { owner: "", client: "" };
@@ -32,21 +34,9 @@ const PMS = [
   { value: "pms_two", label: "pms_two" },
 ];
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.buildingGrants.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.accessClients.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-    ]);
-}
-
 function RemoveGrant({ grant }: { grant: Row }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const remove = useMutation(trpc.buildingGrants.remove.mutationOptions({ onSuccess: () => invalidate() }));
+  const remove = useConsoleMutation(trpc.buildingGrants.remove.mutationOptions(), { invalidates: [trpc.buildingGrants, trpc.accessClients] });
   return (
     <ConfirmDialog
       trigger={
@@ -65,54 +55,52 @@ function RemoveGrant({ grant }: { grant: Row }) {
   );
 }
 
-const FORM_FIELDS = ["owner_slug", "client_id", "pms_type", "pms_property_id"] as const;
-
 /** decisions §4 `owner grant-building`: a partner reaches a named building (PMS pair) of a managed owner. */
 function AddGrant({ owner, client }: { owner: string; client: string }) {
-  const trpc = useTRPC();
-  const invalidate = useInvalidate();
   const [open, setOpen] = useState(false);
-  const [pmsType, setPmsType] = useState<"pms_one" | "pms_two">("pms_one");
-  const add = useMutation(trpc.buildingGrants.add.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
-  const failure = failureOf(add.error, FORM_FIELDS);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const value = (name: string) => String(data.get(name) ?? "");
-    add.mutate({ owner_slug: value("owner_slug"), client_id: value("client_id"), pms_type: pmsType, pms_property_id: value("pms_property_id") });
-  };
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) add.reset();
-      }}
+      onOpenChange={setOpen}
       trigger={<Button>Add building grant</Button>}
       title="Add a building grant"
       description="Only managed owners take building grants; the client is granted the owner with it."
     >
-      <form className={css.form} onSubmit={submit} aria-label="Add a building grant" noValidate>
-        <Field label="Owner slug" error={failure.fields.owner_slug}>
-          {(control) => <Input {...control} name="owner_slug" defaultValue={owner} maxLength={200} autoComplete="off" spellCheck={false} />}
-        </Field>
-        <Field label="Client id" error={failure.fields.client_id}>
-          {(control) => <Input {...control} name="client_id" defaultValue={client} maxLength={100} autoComplete="off" spellCheck={false} />}
-        </Field>
-        <Select label="PMS type" value={pmsType} onValueChange={(value) => setPmsType(value as "pms_one" | "pms_two")} options={PMS} />
-        <Field label="PMS property id" error={failure.fields.pms_property_id}>
-          {(control) => <Input {...control} name="pms_property_id" maxLength={200} autoComplete="off" spellCheck={false} />}
-        </Field>
-        {failure.general && (
-          <p role="alert" className="error">
-            {failure.general}
-          </p>
-        )}
-        <SubmitButton pending={add.isPending} pendingLabel="Adding…">
-          Add grant
-        </SubmitButton>
-      </form>
+      <AddGrantForm owner={owner} client={client} onDone={() => setOpen(false)} />
     </Dialog>
+  );
+}
+
+/** Lives inside the dialog: closing it forgets what was typed and the last failure. */
+function AddGrantForm({ owner, client, onDone }: { owner: string; client: string; onDone: () => void }) {
+  const trpc = useTRPC();
+  const add = useConsoleMutation(trpc.buildingGrants.add.mutationOptions(), { invalidates: [trpc.buildingGrants, trpc.accessClients], onSuccess: onDone });
+  const { register, control, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: buildingGrantInput,
+    defaultValues: { owner_slug: owner, client_id: client, pms_type: "pms_one", pms_property_id: "" },
+    mutation: add,
+  });
+  return (
+    <form className={css.form} onSubmit={onSubmit} aria-label="Add a building grant" noValidate>
+      <Field label="Owner slug" error={errorOf("owner_slug")}>
+        {(control) => <Input {...control} {...register("owner_slug")} maxLength={200} autoComplete="off" spellCheck={false} />}
+      </Field>
+      <Field label="Client id" error={errorOf("client_id")}>
+        {(control) => <Input {...control} {...register("client_id")} maxLength={100} autoComplete="off" spellCheck={false} />}
+      </Field>
+      <FormSelect control={control} name="pms_type" label="PMS type" options={PMS} error={errorOf("pms_type")} />
+      <Field label="PMS property id" error={errorOf("pms_property_id")}>
+        {(control) => <Input {...control} {...register("pms_property_id")} maxLength={200} autoComplete="off" spellCheck={false} />}
+      </Field>
+      {general && (
+        <p role="alert" className="error">
+          {general}
+        </p>
+      )}
+      <SubmitButton pending={pending} pendingLabel="Adding…">
+        Add grant
+      </SubmitButton>
+    </form>
   );
 }
 

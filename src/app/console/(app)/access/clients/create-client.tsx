@@ -1,16 +1,15 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
+import { clientCreateInput } from "@/features/auth/console/clients.inputs";
 import { ALL_SCOPES } from "@/features/auth/console/scopes-list";
-import { Button, type ConsoleInputs, Dialog, Field, Input, Select, SubmitButton, useTRPC } from "../../../_ui";
+import { Button, type ConsoleInputs, Dialog, Field, Input, Select, SubmitButton, useConsoleForm, useConsoleMutation, useTRPC } from "../../../_ui";
 import css from "../access.module.css";
-import { failureOf } from "../form-errors";
 import { SecretOnce } from "../secret-once";
 import { ScopeChecks } from "./scope-checks";
 
-type CreateInput = ConsoleInputs["accessClients"]["create"];
-const FORM_FIELDS = ["name", "gateway", "partner_client_id", "provider_code", "scopes", "require_signature"] as const;
+type Gateway = ConsoleInputs["accessClients"]["create"]["gateway"];
 
 /**
  * decisions §4 `client create`: name, gateway, optional provider code, scopes of the gateway (all by
@@ -18,27 +17,9 @@ const FORM_FIELDS = ["name", "gateway", "partner_client_id", "provider_code", "s
  * The secret is shown once in the dialog, then the client's page.
  */
 export function CreateClient() {
-  const trpc = useTRPC();
   const router = useRouter();
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [gateway, setGateway] = useState<CreateInput["gateway"]>("partner");
-  const create = useMutation(
-    trpc.accessClients.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.accessClients.pathKey() }) }),
-  );
-  const failure = failureOf(create.error, FORM_FIELDS);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    create.mutate({
-      name: String(data.get("name") ?? ""),
-      gateway,
-      partner_client_id: gateway === "ingestion" ? String(data.get("partner_client_id") ?? "") : undefined,
-      provider_code: String(data.get("provider_code") ?? ""),
-      scopes: data.getAll("scopes").map(String) as CreateInput["scopes"],
-      require_signature: data.get("require_signature") === "on",
-    });
-  };
+  const create = useCreateMutation();
   const close = (next: boolean) => {
     // Closing forgets the secret: it is never fetched again.
     setOpen(next);
@@ -58,52 +39,96 @@ export function CreateClient() {
           }}
         />
       ) : (
-        <form className={css.form} onSubmit={submit} aria-label="New API client" noValidate>
-          <Field label="Name" error={failure.fields.name}>
-            {(control) => <Input {...control} name="name" required maxLength={200} autoComplete="off" />}
-          </Field>
+        <CreateClientForm mutation={create} />
+      )}
+    </Dialog>
+  );
+}
+
+/** Lives inside the dialog: closing it forgets what was typed. */
+function CreateClientForm({ mutation }: { mutation: ReturnType<typeof useCreateMutation> }) {
+  const { form, register, control, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: clientCreateInput,
+    defaultValues: {
+      name: "",
+      gateway: "partner",
+      partner_client_id: undefined,
+      provider_code: "",
+      scopes: [...ALL_SCOPES.partner],
+      require_signature: false,
+    },
+    mutation,
+  });
+  const gateway = form.watch("gateway");
+  return (
+    <form className={css.form} onSubmit={onSubmit} aria-label="New API client" noValidate>
+      <Field label="Name" error={errorOf("name")}>
+        {(control) => <Input {...control} {...register("name")} required maxLength={200} autoComplete="off" />}
+      </Field>
+      <Controller
+        control={control}
+        name="gateway"
+        render={({ field }) => (
           <Select
             label="Gateway"
-            value={gateway}
-            onValueChange={(value) => setGateway(value as CreateInput["gateway"])}
+            value={field.value}
+            onValueChange={(value) => {
+              // A gateway's scopes, all of them checked, replace the other gateway's.
+              field.onChange(value);
+              form.setValue("scopes", [...ALL_SCOPES[value as Gateway]]);
+            }}
             options={[
               { value: "partner", label: "Partner API" },
               { value: "ingestion", label: "Event ingestion" },
             ]}
           />
-          {gateway === "ingestion" && (
-            <Field
-              label="Partner client id"
-              hint="The Partner API client this client sends events for: its events may name only that client's sources. Empty: only sources created for this client."
-              error={failure.fields.partner_client_id}
-            >
-              {(control) => <Input {...control} name="partner_client_id" maxLength={100} autoComplete="off" spellCheck={false} />}
-            </Field>
+        )}
+      />
+      {gateway === "ingestion" && (
+        <Field
+          label="Partner client id"
+          hint="The Partner API client this client sends events for: its events may name only that client's sources. Empty: only sources created for this client."
+          error={errorOf("partner_client_id")}
+        >
+          {(control) => (
+            <Input {...control} {...register("partner_client_id", { shouldUnregister: true })} maxLength={100} autoComplete="off" spellCheck={false} />
           )}
-          <Field label="Provider code (optional)" hint="Lowercase letters, digits, '_' or '-'." error={failure.fields.provider_code}>
-            {(control) => <Input {...control} name="provider_code" maxLength={64} autoComplete="off" />}
-          </Field>
+        </Field>
+      )}
+      <Field label="Provider code (optional)" hint="Lowercase letters, digits, '_' or '-'." error={errorOf("provider_code")}>
+        {(control) => <Input {...control} {...register("provider_code")} maxLength={64} autoComplete="off" />}
+      </Field>
+      <Controller
+        control={control}
+        name="scopes"
+        render={({ field }) => (
           <ScopeChecks
-            key={gateway}
             scopes={ALL_SCOPES[gateway]}
-            checked={ALL_SCOPES[gateway]}
-            error={failure.fields.scopes}
+            value={field.value ?? []}
+            onChange={field.onChange}
+            error={errorOf("scopes")}
             legend="Scopes (all of the gateway's are checked by default)"
           />
-          <label className={css.check}>
-            <input type="checkbox" name="require_signature" />
-            Require request signatures (X-Request-Signature)
-          </label>
-          {failure.general && (
-            <p role="alert" className="error">
-              {failure.general}
-            </p>
-          )}
-          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-            Create client
-          </SubmitButton>
-        </form>
+        )}
+      />
+      <label className={css.check}>
+        <input type="checkbox" {...register("require_signature")} />
+        Require request signatures (X-Request-Signature)
+      </label>
+      {general && (
+        <p role="alert" className="error">
+          {general}
+        </p>
       )}
-    </Dialog>
+      <SubmitButton pending={pending} pendingLabel="Creating…">
+        Create client
+      </SubmitButton>
+    </form>
   );
+}
+
+/** The mutation lives with the dialog: its answer holds the secret shown once. */
+function useCreateMutation() {
+  const trpc = useTRPC();
+  return useConsoleMutation(trpc.accessClients.create.mutationOptions(), { invalidates: [trpc.accessClients] });
 }

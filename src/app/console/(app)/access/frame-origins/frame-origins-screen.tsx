@@ -1,6 +1,7 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { frameOriginAddInput } from "@/features/enrollment/console/frame-origins.inputs";
 import {
   Button,
   Can,
@@ -12,31 +13,23 @@ import {
   Field,
   FilterBar,
   FormError,
-  fieldErrorsOf,
   formatDateTime,
   Input,
   SubmitButton,
   TextField,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
-import { generalErrorOf } from "../form-errors";
 
 type Origin = ConsoleOutputs["frameOrigins"]["list"][number];
 
 const FILTERS = { q: "" };
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.frameOrigins.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
-
 function RemoveOrigin({ origin }: { origin: Origin }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const remove = useMutation(trpc.frameOrigins.remove.mutationOptions({ onSuccess: () => invalidate() }));
+  const remove = useConsoleMutation(trpc.frameOrigins.remove.mutationOptions(), { invalidates: [trpc.frameOrigins] });
   return (
     <ConfirmDialog
       trigger={
@@ -58,40 +51,36 @@ function RemoveOrigin({ origin }: { origin: Origin }) {
 /** decisions §4 `frame-origin add`, in the console. */
 function AddOrigin() {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const [formKey, setFormKey] = useState(0);
-  const [added, setAdded] = useState<string | null>(null);
-  const add = useMutation(
-    trpc.frameOrigins.add.mutationOptions({
-      onSuccess: (row) =>
-        invalidate().then(() => {
-          setAdded(row.origin);
-          setFormKey((key) => key + 1);
-        }),
-    }),
-  );
-  const errors = fieldErrorsOf(add.error);
-  const general = generalErrorOf(add.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setAdded(null);
-    add.mutate({ origin: String(new FormData(event.currentTarget).get("origin") ?? "") });
-  };
+  const add = useConsoleMutation(trpc.frameOrigins.add.mutationOptions(), { invalidates: [trpc.frameOrigins] });
+  const { register, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: frameOriginAddInput,
+    defaultValues: { origin: "" },
+    mutation: add,
+    resetOnSuccess: true,
+  });
   return (
-    <form key={formKey} className="access-form" onSubmit={submit} aria-labelledby="add-origin-title" noValidate>
+    <form className="access-form" onSubmit={onSubmit} aria-labelledby="add-origin-title" noValidate>
       <h2 id="add-origin-title">Add a frame origin</h2>
       <Field
         label="Origin"
         hint="An HTTPS origin, such as https://portal.example.com (no path). Staging also accepts http://localhost[:port] and http://127.0.0.1[:port]."
-        error={errors.origin?.join("; ")}
+        error={errorOf("origin")}
       >
         {(control) => (
-          <Input {...control} name="origin" type="url" maxLength={300} autoComplete="off" spellCheck={false} placeholder="https://portal.example.com" />
+          <Input
+            {...control}
+            {...register("origin")}
+            type="url"
+            maxLength={300}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://portal.example.com"
+          />
         )}
       </Field>
       <FormError message={general} />
-      {added && <output>{added} added.</output>}
-      <SubmitButton pending={add.isPending} pendingLabel="Adding…">
+      {done && <output>{done.origin} added.</output>}
+      <SubmitButton pending={pending} pendingLabel="Adding…">
         Add origin
       </SubmitButton>
     </form>

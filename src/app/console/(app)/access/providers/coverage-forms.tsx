@@ -1,25 +1,36 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleOutputs, Dialog, errorMessage, Field, Input, SubmitButton, useTRPC } from "../../../_ui";
+import { useId, useState } from "react";
+import type { UseFormRegisterReturn } from "react-hook-form";
+import { providerCoverageInput, providerCreateInput } from "@/features/webhooks/console/providers.inputs";
+import {
+  Button,
+  ConfirmDialog,
+  type ConsoleOutputs,
+  Dialog,
+  errorMessage,
+  Field,
+  Input,
+  SubmitButton,
+  useConsoleForm,
+  useConsoleMutation,
+  useTRPC,
+} from "../../../_ui";
 import css from "../access.module.css";
-import { failureOf } from "../form-errors";
 
 type Provider = ConsoleOutputs["providers"]["search"][number];
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.providers.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
-
 /** Owner slugs, comma or space separated. */
-const slugsOf = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+const slugsOf = (text: unknown) => [
+  ...new Set(
+    String(text ?? "")
+      .split(/[\s,]+/)
+      .filter(Boolean),
+  ),
+];
 
 /** Buildings, one per line as `OWNER_SLUG:EXTERNAL_ID`, split at the first `:` (as the CLI's `--building`). */
-function buildingsOf(text: string): { owner_slug: string; external_id: string }[] {
-  return text
+function buildingsOf(text: unknown): { owner_slug: string; external_id: string }[] {
+  return String(text ?? "")
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean)
@@ -29,107 +40,99 @@ function buildingsOf(text: string): { owner_slug: string; external_id: string }[
     });
 }
 
-function CoverageFields({ fields }: { fields: Record<string, string> }) {
+/** The coverage inputs as text; the procedure takes them as lists (each input's `setValueAs`). */
+function CoverageFields({
+  owners,
+  buildings,
+  errorOf,
+}: {
+  owners: UseFormRegisterReturn;
+  buildings: UseFormRegisterReturn;
+  errorOf: (name: string) => string | undefined;
+}) {
   const id = useId();
+  const buildingsError = errorOf("buildings");
   return (
     <>
-      <Field label="Owners (slugs)" hint="Comma separated: every event of these owners." error={fields.owner_slugs}>
-        {(control) => <Input {...control} name="owner_slugs" maxLength={4000} autoComplete="off" spellCheck={false} />}
+      <Field label="Owners (slugs)" hint="Comma separated: every event of these owners." error={errorOf("owner_slugs")}>
+        {(control) => <Input {...control} {...owners} maxLength={4000} autoComplete="off" spellCheck={false} />}
       </Field>
       <div className="field">
         <label htmlFor={`${id}-b`}>Buildings</label>
         <textarea
           id={`${id}-b`}
-          name="buildings"
+          {...buildings}
           className={css.textarea}
           aria-describedby={`${id}-bh`}
-          aria-invalid={fields.buildings ? true : undefined}
+          aria-invalid={buildingsError ? true : undefined}
           maxLength={8000}
           spellCheck={false}
         />
         <small id={`${id}-bh`} className="hint">
           One per line as OWNER_SLUG:EXTERNAL_ID: only the events of records in these buildings.
         </small>
-        {fields.buildings && <small className="error">{fields.buildings}</small>}
+        {buildingsError && <small className="error">{buildingsError}</small>}
       </div>
     </>
   );
 }
 
-const FIELDS = ["code", "client_id", "owner_slugs", "buildings"] as const;
-
 /** decisions §4 `provider create`: neither owners nor buildings covers every owner granted to the client. */
 export function CreateProvider() {
-  const trpc = useTRPC();
-  const invalidate = useInvalidate();
   const [open, setOpen] = useState(false);
-  const create = useMutation(trpc.providers.create.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
-  const failure = failureOf(create.error, FIELDS);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const value = (name: string) => String(data.get(name) ?? "");
-    create.mutate({
-      code: value("code"),
-      client_id: value("client_id"),
-      owner_slugs: slugsOf(value("owner_slugs")),
-      buildings: buildingsOf(value("buildings")),
-    });
-  };
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) create.reset();
-      }}
+      onOpenChange={setOpen}
       trigger={<Button>New provider</Button>}
       title="New provider subscription"
       description="Leave owners and buildings empty to cover every owner granted to the client."
     >
-      <form className={css.form} onSubmit={submit} aria-label="New provider subscription" noValidate>
-        <Field label="Code" hint="Lowercase letters, digits, '_' or '-'." error={failure.fields.code}>
-          {(control) => <Input {...control} name="code" maxLength={64} autoComplete="off" spellCheck={false} />}
-        </Field>
-        <Field label="Client id" error={failure.fields.client_id}>
-          {(control) => <Input {...control} name="client_id" maxLength={100} autoComplete="off" spellCheck={false} />}
-        </Field>
-        <CoverageFields fields={failure.fields} />
-        {failure.general && (
-          <p role="alert" className="error">
-            {failure.general}
-          </p>
-        )}
-        <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-          Create provider
-        </SubmitButton>
-      </form>
+      <CreateProviderForm onDone={() => setOpen(false)} />
     </Dialog>
   );
 }
 
-export function AddCoverage({ provider }: { provider: Provider }) {
+/** Lives inside the dialog: closing it forgets what was typed and the last failure. */
+function CreateProviderForm({ onDone }: { onDone: () => void }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
+  const create = useConsoleMutation(trpc.providers.create.mutationOptions(), { invalidates: [trpc.providers], onSuccess: onDone });
+  const { register, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: providerCreateInput,
+    defaultValues: { code: "", client_id: "", owner_slugs: undefined, buildings: undefined },
+    mutation: create,
+  });
+  return (
+    <form className={css.form} onSubmit={onSubmit} aria-label="New provider subscription" noValidate>
+      <Field label="Code" hint="Lowercase letters, digits, '_' or '-'." error={errorOf("code")}>
+        {(control) => <Input {...control} {...register("code")} maxLength={64} autoComplete="off" spellCheck={false} />}
+      </Field>
+      <Field label="Client id" error={errorOf("client_id")}>
+        {(control) => <Input {...control} {...register("client_id")} maxLength={100} autoComplete="off" spellCheck={false} />}
+      </Field>
+      <CoverageFields
+        owners={register("owner_slugs", { setValueAs: slugsOf })}
+        buildings={register("buildings", { setValueAs: buildingsOf })}
+        errorOf={errorOf}
+      />
+      {general && (
+        <p role="alert" className="error">
+          {general}
+        </p>
+      )}
+      <SubmitButton pending={pending} pendingLabel="Creating…">
+        Create provider
+      </SubmitButton>
+    </form>
+  );
+}
+
+export function AddCoverage({ provider }: { provider: Provider }) {
   const [open, setOpen] = useState(false);
-  const add = useMutation(trpc.providers.addCoverage.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
-  const failure = failureOf(add.error, FIELDS);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    add.mutate({
-      code: provider.code,
-      owner_slugs: slugsOf(String(data.get("owner_slugs") ?? "")),
-      buildings: buildingsOf(String(data.get("buildings") ?? "")),
-    });
-  };
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) add.reset();
-      }}
+      onOpenChange={setOpen}
       trigger={
         <Button variant="secondary" size="small" aria-label={`Add coverage to ${provider.code}`}>
           Add coverage
@@ -137,26 +140,43 @@ export function AddCoverage({ provider }: { provider: Provider }) {
       }
       title={`Add coverage to ${provider.code}`}
     >
-      <form className={css.form} onSubmit={submit} aria-label={`Add coverage to ${provider.code}`} noValidate>
-        <CoverageFields fields={failure.fields} />
-        {failure.general && (
-          <p role="alert" className="error">
-            {failure.general}
-          </p>
-        )}
-        <SubmitButton pending={add.isPending} pendingLabel="Adding…">
-          Add coverage
-        </SubmitButton>
-      </form>
+      <AddCoverageForm provider={provider} onDone={() => setOpen(false)} />
     </Dialog>
+  );
+}
+
+/** Lives inside the dialog: closing it forgets what was typed and the last failure. */
+function AddCoverageForm({ provider, onDone }: { provider: Provider; onDone: () => void }) {
+  const trpc = useTRPC();
+  const add = useConsoleMutation(trpc.providers.addCoverage.mutationOptions(), { invalidates: [trpc.providers], onSuccess: onDone });
+  const { register, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: providerCoverageInput,
+    defaultValues: { code: provider.code, owner_slugs: undefined, buildings: undefined },
+    mutation: add,
+  });
+  return (
+    <form className={css.form} onSubmit={onSubmit} aria-label={`Add coverage to ${provider.code}`} noValidate>
+      <CoverageFields
+        owners={register("owner_slugs", { setValueAs: slugsOf })}
+        buildings={register("buildings", { setValueAs: buildingsOf })}
+        errorOf={errorOf}
+      />
+      {general && (
+        <p role="alert" className="error">
+          {general}
+        </p>
+      )}
+      <SubmitButton pending={pending} pendingLabel="Adding…">
+        Add coverage
+      </SubmitButton>
+    </form>
   );
 }
 
 /** Removes one owner or one building from a provider's coverage, confirmed. */
 export function RemoveCoverage({ provider, owner, building }: { provider: Provider; owner?: string; building?: { owner_slug: string; external_id: string } }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const remove = useMutation(trpc.providers.removeCoverage.mutationOptions({ onSuccess: () => invalidate() }));
+  const remove = useConsoleMutation(trpc.providers.removeCoverage.mutationOptions(), { invalidates: [trpc.providers] });
   const what = owner ?? `${building?.owner_slug}:${building?.external_id}`;
   const last = provider.owners.length + provider.buildings.length === 1;
   return (

@@ -1,6 +1,8 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { UseFormRegisterReturn } from "react-hook-form";
+import { sourceCreateInput, sourceUpdateInput } from "@/features/prospects/console/sources.inputs";
 import {
   Button,
   Can,
@@ -11,16 +13,18 @@ import {
   Field,
   FilterBar,
   FormError,
-  fieldErrorsOf,
+  FormSelect,
   Input,
+  linesOf,
   Select,
   SubmitButton,
   TextField,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
 import styles from "../../../_ui/ui.module.css";
-import { generalErrorOf, linesOf } from "../form-errors";
 
 type Source = ConsoleOutputs["sources"]["list"][number];
 
@@ -31,55 +35,34 @@ const FLOW_OPTIONS = [
 ];
 const DOMAINS_HINT = "One per line: a domain name such as apply.example.com or *.example.com (staging also accepts localhost).";
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.sources.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
-
-function DomainsField({ defaultValue, error }: { defaultValue: string[]; error?: string[] }) {
+/** A textarea of one domain a line; the procedure takes them as a list. */
+function DomainsField({ defaultValue, error, registration }: { defaultValue: string[]; error?: string; registration: UseFormRegisterReturn }) {
   return (
-    <Field label="Redirect domains" hint={DOMAINS_HINT} error={error?.join("; ")}>
-      {(control) => <textarea {...control} name="redirect_domains" rows={3} className={styles.input} defaultValue={defaultValue.join("\n")} />}
+    <Field label="Redirect domains" hint={DOMAINS_HINT} error={error}>
+      {(control) => <textarea {...control} {...registration} rows={3} className={styles.input} defaultValue={defaultValue.join("\n")} />}
     </Field>
   );
 }
 
-function OptionalFields({ defaultChecked }: { defaultChecked: boolean }) {
+function OptionalFields({ registration }: { registration: UseFormRegisterReturn }) {
   return (
     <label className="checkbox">
-      <input type="checkbox" name="optional_ingest_fields" defaultChecked={defaultChecked} />
+      <input type="checkbox" {...registration} />
       Ingested events may omit optional fields
     </label>
   );
 }
 
+// The server names a refused domain `redirect_domain` (the CLI's validation, `redirectDomainsOf`).
+const ALIASES = { redirect_domain: "redirect_domains" };
+
 /** Edit a source's flow, optional ingest fields and redirect domains (the code and client stay). */
 function EditSource({ source }: { source: Source }) {
-  const trpc = useTRPC();
-  const invalidate = useInvalidate();
   const [open, setOpen] = useState(false);
-  const update = useMutation(trpc.sources.update.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
-  const errors = fieldErrorsOf(update.error);
-  const general = generalErrorOf(update.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    update.mutate({
-      code: source.code,
-      flow: data.get("flow") === "expedited" ? "expedited" : "embedded",
-      optional_ingest_fields: data.get("optional_ingest_fields") === "on",
-      redirect_domains: linesOf(data.get("redirect_domains")),
-    });
-  };
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) update.reset();
-      }}
+      onOpenChange={setOpen}
       trigger={
         <Button variant="secondary" size="small" aria-label={`Edit ${source.code}`}>
           Edit
@@ -87,63 +70,65 @@ function EditSource({ source }: { source: Source }) {
       }
       title={`Edit source ${source.code}`}
     >
-      <form className={styles.dialogForm} onSubmit={submit} noValidate>
-        <Select label="Flow" name="flow" defaultValue={source.flow} options={FLOW_OPTIONS} />
-        <OptionalFields defaultChecked={source.optional_ingest_fields} />
-        <DomainsField defaultValue={source.redirect_domains} error={errors.redirect_domain} />
-        <FormError message={general} />
-        <div className={styles.dialogActions}>
-          <SubmitButton pending={update.isPending}>Save source</SubmitButton>
-        </div>
-      </form>
+      <EditSourceForm source={source} onDone={() => setOpen(false)} />
     </Dialog>
+  );
+}
+
+/** Lives inside the dialog: closing it forgets what was typed and the last failure. */
+function EditSourceForm({ source, onDone }: { source: Source; onDone: () => void }) {
+  const trpc = useTRPC();
+  const update = useConsoleMutation(trpc.sources.update.mutationOptions(), { invalidates: [trpc.sources], onSuccess: onDone });
+  const { register, control, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: sourceUpdateInput,
+    // redirect_domains is read from the textarea's lines (its `setValueAs`).
+    defaultValues: { code: source.code, flow: source.flow, optional_ingest_fields: source.optional_ingest_fields, redirect_domains: undefined },
+    mutation: update,
+    aliases: ALIASES,
+  });
+  return (
+    <form className={styles.dialogForm} onSubmit={onSubmit} noValidate>
+      <FormSelect control={control} name="flow" label="Flow" options={FLOW_OPTIONS} error={errorOf("flow")} />
+      <OptionalFields registration={register("optional_ingest_fields")} />
+      <DomainsField
+        defaultValue={source.redirect_domains}
+        error={errorOf("redirect_domains")}
+        registration={register("redirect_domains", { setValueAs: linesOf })}
+      />
+      <FormError message={general} />
+      <div className={styles.dialogActions}>
+        <SubmitButton pending={pending}>Save source</SubmitButton>
+      </div>
+    </form>
   );
 }
 
 /** decisions §4 `source create`, in the console. */
 function CreateSource() {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const [formKey, setFormKey] = useState(0);
-  const [created, setCreated] = useState<string | null>(null);
-  const create = useMutation(
-    trpc.sources.create.mutationOptions({
-      onSuccess: (source) =>
-        invalidate().then(() => {
-          setCreated(source.code);
-          setFormKey((key) => key + 1);
-        }),
-    }),
-  );
-  const errors = fieldErrorsOf(create.error);
-  const general = generalErrorOf(create.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setCreated(null);
-    const data = new FormData(event.currentTarget);
-    create.mutate({
-      code: String(data.get("code") ?? ""),
-      client_id: String(data.get("client_id") ?? ""),
-      flow: data.get("flow") === "expedited" ? "expedited" : "embedded",
-      optional_ingest_fields: data.get("optional_ingest_fields") === "on",
-      redirect_domains: linesOf(data.get("redirect_domains")),
-    });
-  };
+  const create = useConsoleMutation(trpc.sources.create.mutationOptions(), { invalidates: [trpc.sources] });
+  const { register, control, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: sourceCreateInput,
+    defaultValues: { code: "", client_id: "", flow: "embedded", optional_ingest_fields: false, redirect_domains: undefined },
+    mutation: create,
+    aliases: ALIASES,
+    resetOnSuccess: true,
+  });
   return (
-    <form key={formKey} className="access-form" onSubmit={submit} aria-labelledby="create-source-title" noValidate>
+    <form className="access-form" onSubmit={onSubmit} aria-labelledby="create-source-title" noValidate>
       <h2 id="create-source-title">Create a source</h2>
-      <Field label="Code" hint="Lower-case letters, digits, _ or -; prospects are keyed by it and it cannot change." error={errors.code?.join("; ")}>
-        {(control) => <Input {...control} name="code" maxLength={64} autoComplete="off" spellCheck={false} />}
+      <Field label="Code" hint="Lower-case letters, digits, _ or -; prospects are keyed by it and it cannot change." error={errorOf("code")}>
+        {(control) => <Input {...control} {...register("code")} maxLength={64} autoComplete="off" spellCheck={false} />}
       </Field>
-      <Field label="Client id" hint="The API client whose prospects use this source." error={errors.client_id?.join("; ")}>
-        {(control) => <Input {...control} name="client_id" maxLength={200} autoComplete="off" spellCheck={false} />}
+      <Field label="Client id" hint="The API client whose prospects use this source." error={errorOf("client_id")}>
+        {(control) => <Input {...control} {...register("client_id")} maxLength={200} autoComplete="off" spellCheck={false} />}
       </Field>
-      <Select label="Flow" name="flow" defaultValue="embedded" options={FLOW_OPTIONS} />
-      <OptionalFields defaultChecked={false} />
-      <DomainsField defaultValue={[]} error={errors.redirect_domain} />
+      <FormSelect control={control} name="flow" label="Flow" options={FLOW_OPTIONS} error={errorOf("flow")} />
+      <OptionalFields registration={register("optional_ingest_fields")} />
+      <DomainsField defaultValue={[]} error={errorOf("redirect_domains")} registration={register("redirect_domains", { setValueAs: linesOf })} />
       <FormError message={general} />
-      {created && <output>Source {created} created.</output>}
-      <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+      {done && <output>Source {done.code} created.</output>}
+      <SubmitButton pending={pending} pendingLabel="Creating…">
         Create source
       </SubmitButton>
     </form>

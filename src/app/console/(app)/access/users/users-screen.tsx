@@ -1,6 +1,7 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { staffPasswordResetInput, staffUserCreateInput } from "@/features/console/users.inputs";
 import {
   Badge,
   Button,
@@ -13,18 +14,19 @@ import {
   Field,
   FilterBar,
   FormError,
-  fieldErrorsOf,
+  FormSelect,
   formatDateTime,
   Input,
   Select,
   SubmitButton,
   TextField,
   useCan,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
   useUrlFilters,
 } from "../../../_ui";
 import styles from "../../../_ui/ui.module.css";
-import { generalErrorOf } from "../form-errors";
 
 type User = ConsoleOutputs["users"]["list"][number];
 type Role = User["role"];
@@ -37,17 +39,9 @@ const ROLE_OPTIONS: { value: Role; label: string }[] = [
 const ROLE_LABEL: Record<Role, string> = { operator: "Operator", account_manager: "Account manager" };
 const PASSWORD_HINT = "At least 12 characters, and not the email address.";
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.users.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
-
 function ChangeRole({ user }: { user: User }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSuccess: () => invalidate() }));
+  const setRole = useConsoleMutation(trpc.users.setRole.mutationOptions(), { invalidates: [trpc.users] });
   const next: Role = user.role === "operator" ? "account_manager" : "operator";
   return (
     <ConfirmDialog
@@ -68,8 +62,7 @@ function ChangeRole({ user }: { user: User }) {
 
 function ToggleDisabled({ user }: { user: User }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const toggle = useMutation(trpc.users.setDisabled.mutationOptions({ onSuccess: () => invalidate() }));
+  const toggle = useConsoleMutation(trpc.users.setDisabled.mutationOptions(), { invalidates: [trpc.users] });
   const verb = user.disabled ? "Enable" : "Disable";
   return (
     <ConfirmDialog
@@ -90,19 +83,11 @@ function ToggleDisabled({ user }: { user: User }) {
 }
 
 function ResetPassword({ user }: { user: User }) {
-  const trpc = useTRPC();
-  const invalidate = useInvalidate();
   const [open, setOpen] = useState(false);
-  const reset = useMutation(trpc.users.resetPassword.mutationOptions({ onSuccess: () => invalidate().then(() => setOpen(false)) }));
-  const errors = fieldErrorsOf(reset.error);
-  const general = generalErrorOf(reset.error);
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) reset.reset();
-      }}
+      onOpenChange={setOpen}
       trigger={
         <Button variant="secondary" size="small" aria-label={`Reset the password of ${user.email}`}>
           Reset password
@@ -111,65 +96,55 @@ function ResetPassword({ user }: { user: User }) {
       title={`Reset the password of ${user.email}`}
       description="Their sessions signed in before the reset are refused from now on. Tell them the new password yourself: it is not shown again."
     >
-      <form
-        className={styles.dialogForm}
-        noValidate
-        onSubmit={(event: FormEvent<HTMLFormElement>) => {
-          event.preventDefault();
-          reset.mutate({ id: user.id, password: String(new FormData(event.currentTarget).get("password") ?? "") });
-        }}
-      >
-        <Field label="New password" hint={PASSWORD_HINT} error={errors.password?.join("; ")}>
-          {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
-        </Field>
-        <FormError message={general} />
-        <div className={styles.dialogActions}>
-          <SubmitButton pending={reset.isPending}>Set password</SubmitButton>
-        </div>
-      </form>
+      <ResetPasswordForm user={user} onDone={() => setOpen(false)} />
     </Dialog>
+  );
+}
+
+/** Lives inside the dialog: closing it forgets what was typed and the last failure. */
+function ResetPasswordForm({ user, onDone }: { user: User; onDone: () => void }) {
+  const trpc = useTRPC();
+  const reset = useConsoleMutation(trpc.users.resetPassword.mutationOptions(), { invalidates: [trpc.users], onSuccess: onDone });
+  const { register, onSubmit, errorOf, general, pending } = useConsoleForm({
+    schema: staffPasswordResetInput,
+    defaultValues: { id: user.id, password: "" },
+    mutation: reset,
+  });
+  return (
+    <form className={styles.dialogForm} noValidate onSubmit={onSubmit}>
+      <Field label="New password" hint={PASSWORD_HINT} error={errorOf("password")}>
+        {(control) => <Input {...control} {...register("password")} type="password" autoComplete="new-password" maxLength={201} />}
+      </Field>
+      <FormError message={general} />
+      <div className={styles.dialogActions}>
+        <SubmitButton pending={pending}>Set password</SubmitButton>
+      </div>
+    </form>
   );
 }
 
 function CreateUser() {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const [formKey, setFormKey] = useState(0);
-  const [created, setCreated] = useState<string | null>(null);
-  const create = useMutation(
-    trpc.users.create.mutationOptions({
-      onSuccess: (user) =>
-        invalidate().then(() => {
-          setCreated(user.email);
-          setFormKey((key) => key + 1);
-        }),
-    }),
-  );
-  const errors = fieldErrorsOf(create.error);
-  const general = generalErrorOf(create.error);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setCreated(null);
-    const data = new FormData(event.currentTarget);
-    create.mutate({
-      email: String(data.get("email") ?? ""),
-      password: String(data.get("password") ?? ""),
-      role: data.get("role") === "operator" ? "operator" : "account_manager",
-    });
-  };
+  const create = useConsoleMutation(trpc.users.create.mutationOptions(), { invalidates: [trpc.users] });
+  const { register, control, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: staffUserCreateInput,
+    defaultValues: { email: "", password: "", role: "account_manager" },
+    mutation: create,
+    resetOnSuccess: true,
+  });
   return (
-    <form key={formKey} className="access-form" onSubmit={submit} aria-labelledby="create-user-title" noValidate>
+    <form className="access-form" onSubmit={onSubmit} aria-labelledby="create-user-title" noValidate>
       <h2 id="create-user-title">Create a user</h2>
-      <Field label="Email" error={errors.email?.join("; ")}>
-        {(control) => <Input {...control} name="email" type="email" maxLength={254} autoComplete="off" />}
+      <Field label="Email" error={errorOf("email")}>
+        {(control) => <Input {...control} {...register("email")} type="email" maxLength={254} autoComplete="off" />}
       </Field>
-      <Field label="Password" hint={PASSWORD_HINT} error={errors.password?.join("; ")}>
-        {(control) => <Input {...control} name="password" type="password" autoComplete="new-password" maxLength={201} />}
+      <Field label="Password" hint={PASSWORD_HINT} error={errorOf("password")}>
+        {(control) => <Input {...control} {...register("password")} type="password" autoComplete="new-password" maxLength={201} />}
       </Field>
-      <Select label="Role" name="role" defaultValue="account_manager" options={ROLE_OPTIONS} />
+      <FormSelect control={control} name="role" label="Role" options={ROLE_OPTIONS} error={errorOf("role")} />
       <FormError message={general} />
-      {created && <output>{created} can now sign in.</output>}
-      <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+      {done && <output>{done.email} can now sign in.</output>}
+      <SubmitButton pending={pending} pendingLabel="Creating…">
         Create user
       </SubmitButton>
     </form>

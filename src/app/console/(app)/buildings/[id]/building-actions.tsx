@@ -1,7 +1,6 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, errorMessage, Field, FormError, fieldErrorsOf, Input, SubmitButton, useTRPC } from "../../../_ui";
+import { buildingAddressInput } from "@/features/roster/console/actions.inputs";
+import { Button, ConfirmDialog, errorMessage, Field, FormError, Input, SubmitButton, useConsoleForm, useConsoleMutation, useTRPC } from "../../../_ui";
 
 type Address = { line_one: string; city: string; state: string; zip: string };
 type FieldName = keyof Address;
@@ -13,40 +12,32 @@ const FIELDS: [FieldName, string, string][] = [
   ["zip", "ZIP", "ZIP+4 is stored as its five digits."],
 ];
 
-function useInvalidateBuilding() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.buildings.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
+// The domain names a refused part of the address by itself (`state`), the schema by its path.
+const ALIASES = Object.fromEntries(FIELDS.map(([name]) => [name, `address.${name}`]));
 
 /** decisions §4 `building correct-address`: correcting locks the address against later derivation. */
 export function CorrectAddressForm({ id, address }: { id: number; address: Address }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidateBuilding();
-  const [done, setDone] = useState(false);
-  const correct = useMutation(trpc.buildings.correctAddress.mutationOptions({ onSuccess: () => invalidate().then(() => setDone(true)) }));
-  const errors = fieldErrorsOf(correct.error);
-  const general = correct.error && !Object.keys(errors).length ? errorMessage(correct.error) : null;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setDone(false);
-    const data = new FormData(event.currentTarget);
-    const value = (name: FieldName) => String(data.get(name) ?? "");
-    correct.mutate({ id, address: { line_one: value("line_one"), city: value("city"), state: value("state"), zip: value("zip") } });
-  };
+  const correct = useConsoleMutation(trpc.buildings.correctAddress.mutationOptions(), { invalidates: [trpc.buildings] });
+  const { register, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: buildingAddressInput,
+    defaultValues: { id, address },
+    fields: Object.values(ALIASES),
+    aliases: ALIASES,
+    mutation: correct,
+  });
   return (
-    <form className="correct-address" onSubmit={submit} aria-labelledby="correct-address-title" noValidate>
+    <form className="correct-address" onSubmit={onSubmit} aria-labelledby="correct-address-title" noValidate>
       <h2 id="correct-address-title">Correct the address</h2>
       <p className="hint">A correction locks the address: later unit loads and property refreshes that disagree are recorded below, not applied.</p>
       {FIELDS.map(([name, label, hint]) => (
-        <Field key={name} label={label} hint={hint || undefined} error={errors[name]?.join("; ")}>
-          {(control) => <Input {...control} name={name} defaultValue={address[name]} maxLength={name === "line_one" ? 200 : 100} />}
+        <Field key={name} label={label} hint={hint || undefined} error={errorOf(`address.${name}`)}>
+          {(control) => <Input {...control} {...register(`address.${name}`)} maxLength={name === "line_one" ? 200 : 100} />}
         </Field>
       ))}
       <FormError message={general} />
       {done && <output>Address corrected and locked.</output>}
-      <SubmitButton pending={correct.isPending}>Correct and lock the address</SubmitButton>
+      <SubmitButton pending={pending}>Correct and lock the address</SubmitButton>
     </form>
   );
 }
@@ -54,8 +45,7 @@ export function CorrectAddressForm({ id, address }: { id: number; address: Addre
 /** Activate or deactivate, confirmed first; the building's prospects are re-evaluated in the background. */
 export function ActiveToggle({ id, name, active }: { id: number; name: string; active: boolean }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidateBuilding();
-  const toggle = useMutation(trpc.buildings.setActive.mutationOptions({ onSuccess: () => invalidate() }));
+  const toggle = useConsoleMutation(trpc.buildings.setActive.mutationOptions(), { invalidates: [trpc.buildings] });
   const verb = active ? "Deactivate" : "Activate";
   return (
     <ConfirmDialog

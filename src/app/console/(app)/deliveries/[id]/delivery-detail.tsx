@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import {
   Badge,
@@ -14,6 +14,7 @@ import {
   formatDateTime,
   JsonView,
   PageHeader,
+  useConsoleMutation,
   useTRPC,
 } from "../../../_ui";
 import { EndpointPanel } from "./endpoint-panel";
@@ -31,11 +32,8 @@ const attemptColumns: ColumnDef<Attempt>[] = [
 
 export function DeliveryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { data: delivery, error } = useQuery(trpc.webhooks.deliveries.detail.queryOptions({ id }));
-  const retry = useMutation(
-    trpc.webhooks.deliveries.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() }) }),
-  );
+  const retry = useConsoleMutation(trpc.webhooks.deliveries.retry.mutationOptions(), { invalidates: [trpc.webhooks.deliveries] });
   const back = { href: "/console/deliveries", label: "All deliveries" };
   if (error)
     return (

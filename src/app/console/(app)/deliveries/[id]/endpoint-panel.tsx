@@ -1,18 +1,16 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, Can, ConfirmDialog, errorMessage, Facts, Field, Input, JsonView, useTRPC } from "../../../_ui";
+import { Badge, Button, Can, ConfirmDialog, errorMessage, Facts, Field, Input, JsonView, useConsoleMutation, useTRPC } from "../../../_ui";
 
 const STATUSES = ["active", "suspended", "disabled"] as const;
 
 /** The delivery's endpoint: its status and operator static headers (spec Delivery mechanics 5), changeable by operators. */
 export function EndpointPanel({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { data: endpoint } = useQuery(trpc.webhooks.endpoints.detail.queryOptions({ id }));
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
-  const setStatus = useMutation(trpc.webhooks.endpoints.setStatus.mutationOptions({ onSuccess: invalidate }));
-  const setHeaders = useMutation(trpc.webhooks.endpoints.setHeaders.mutationOptions({ onSuccess: invalidate }));
+  const setStatus = useConsoleMutation(trpc.webhooks.endpoints.setStatus.mutationOptions(), { invalidates: [trpc.webhooks] });
+  const setHeaders = useConsoleMutation(trpc.webhooks.endpoints.setHeaders.mutationOptions(), { invalidates: [trpc.webhooks] });
   const [header, setHeader] = useState("");
   if (!endpoint) return null;
   return (

@@ -1,7 +1,6 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { type ConsoleOutputs, errorMessage, Field, FormError, fieldErrorsOf, Input, SubmitButton, useTRPC } from "../../../_ui";
+import { ownerSettingsInput } from "@/features/owners/console/settings.inputs";
+import { type ConsoleOutputs, Field, FormError, Input, SubmitButton, useConsoleForm, useConsoleMutation, useTRPC } from "../../../_ui";
 
 type Detail = ConsoleOutputs["owners"]["detail"];
 
@@ -13,56 +12,44 @@ function centsOf(typed: string): number | null | undefined {
   return Math.round(Number(text) * 100);
 }
 
+const TYPED_AMOUNT = "Enter an amount in dollars, like 2500 or 2,500.00, or leave it empty for no ceiling";
+
+/** The ceiling as typed: cents, null for none, or the text itself when it is not an amount (refused by `precheck`). */
+const ceilingOf = (typed: unknown) => centsOf(String(typed ?? "")) ?? String(typed);
+
 /**
  * The purchase flow and the coverage ceiling, written by the partner upsert's own code: the flow
  * opens only once the roster is loaded, and a change re-evaluates the owner's prospects.
  */
 export function OwnerSettingsForm({ owner }: { owner: Detail }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [done, setDone] = useState(false);
-  const [typedError, setTypedError] = useState<string | null>(null);
-  const save = useMutation(
-    trpc.owners.updateSettings.mutationOptions({
-      onSuccess: () =>
-        Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.owners.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-        ]).then(() => setDone(true)),
-    }),
-  );
-  const errors = fieldErrorsOf(save.error);
-  const general = save.error && !Object.keys(errors).length ? errorMessage(save.error) : null;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setDone(false);
-    const data = new FormData(event.currentTarget);
-    const cents = centsOf(String(data.get("max_coverage") ?? ""));
-    if (cents === undefined) {
-      setTypedError("Enter an amount in dollars, like 2500 or 2,500.00, or leave it empty for no ceiling");
-      return;
-    }
-    setTypedError(null);
-    save.mutate({ slug: owner.owner_slug, purchase_flow_enabled: data.get("purchase_flow_enabled") === "on", max_coverage_amount_cents: cents });
-  };
+  const save = useConsoleMutation(trpc.owners.updateSettings.mutationOptions(), { invalidates: [trpc.owners] });
+  const { register, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: ownerSettingsInput,
+    // The ceiling is read from the dollars shown in its input (its `setValueAs`).
+    defaultValues: { slug: owner.owner_slug, purchase_flow_enabled: owner.purchase_flow_enabled, max_coverage_amount_cents: undefined },
+    precheck: (values): Record<string, string> => (typeof values.max_coverage_amount_cents === "string" ? { max_coverage_amount_cents: TYPED_AMOUNT } : {}),
+    mutation: save,
+  });
+  const flowError = errorOf("purchase_flow_enabled");
   return (
-    <form className="access-form" onSubmit={submit} aria-labelledby="owner-settings-title" noValidate>
+    <form className="access-form" onSubmit={onSubmit} aria-labelledby="owner-settings-title" noValidate>
       <h2 id="owner-settings-title">Purchase settings</h2>
       <p className="hint">A change re-evaluates this owner's prospects in the background.</p>
       <label className="checkbox">
-        <input type="checkbox" name="purchase_flow_enabled" defaultChecked={owner.purchase_flow_enabled} aria-describedby="purchase-flow-error" />
+        <input type="checkbox" {...register("purchase_flow_enabled")} aria-describedby="purchase-flow-error" />
         Purchase flow enabled
       </label>
-      {errors.purchase_flow_enabled && (
+      {flowError && (
         <small id="purchase-flow-error" className="error">
-          Purchase flow {errors.purchase_flow_enabled.join("; ")}
+          Purchase flow {flowError}
         </small>
       )}
-      <Field label="Coverage ceiling (dollars)" hint="Empty for no ceiling." error={typedError ?? errors.max_coverage_amount_cents?.join("; ")}>
+      <Field label="Coverage ceiling (dollars)" hint="Empty for no ceiling." error={errorOf("max_coverage_amount_cents")}>
         {(control) => (
           <Input
             {...control}
-            name="max_coverage"
+            {...register("max_coverage_amount_cents", { setValueAs: ceilingOf })}
             inputMode="decimal"
             defaultValue={owner.max_coverage_amount_cents === null ? "" : (owner.max_coverage_amount_cents / 100).toFixed(2)}
             maxLength={20}
@@ -71,7 +58,7 @@ export function OwnerSettingsForm({ owner }: { owner: Detail }) {
       </Field>
       <FormError message={general} />
       {done && <output>Settings saved.</output>}
-      <SubmitButton pending={save.isPending}>Save settings</SubmitButton>
+      <SubmitButton pending={pending}>Save settings</SubmitButton>
     </form>
   );
 }

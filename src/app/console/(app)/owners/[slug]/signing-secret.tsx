@@ -1,7 +1,6 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, ConfirmDialog, errorMessage, formatDateTime, useTRPC } from "../../../_ui";
+import { Button, ConfirmDialog, errorMessage, formatDateTime, useConsoleMutation, useTRPC } from "../../../_ui";
 
 /**
  * The owner's webhook signing secret (spec Webhook signing secret): hidden until revealed — an
@@ -10,21 +9,17 @@ import { Button, ConfirmDialog, errorMessage, formatDateTime, useTRPC } from "..
  */
 export function SigningSecret({ slug, previousValidUntil }: { slug: string; previousValidUntil: string | null }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const invalidate = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.owners.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-  const reveal = useMutation(trpc.owners.revealSecret.mutationOptions({ onSuccess: (answer) => setSecret(answer.signing_secret) }));
-  const rotate = useMutation(
-    trpc.owners.rotateSecret.mutationOptions({
-      onSuccess: (answer) => {
-        setSecret(answer.signing_secret);
-        setCopied(false);
-        return invalidate();
-      },
-    }),
-  );
+  // A reveal changes nothing but is audited: the audit log is refreshed all the same.
+  const reveal = useConsoleMutation(trpc.owners.revealSecret.mutationOptions(), { invalidates: [], onSuccess: (answer) => setSecret(answer.signing_secret) });
+  const rotate = useConsoleMutation(trpc.owners.rotateSecret.mutationOptions(), {
+    invalidates: [trpc.owners],
+    onSuccess: (answer) => {
+      setSecret(answer.signing_secret);
+      setCopied(false);
+    },
+  });
   const copy = async () => {
     if (!secret) return;
     await navigator.clipboard?.writeText(secret).then(

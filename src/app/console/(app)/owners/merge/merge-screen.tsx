@@ -1,7 +1,20 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button, Can, type ColumnDef, ConfirmDialog, type ConsoleOutputs, DataTable, errorMessage, Facts, formatDateTime, Select, useTRPC } from "../../../_ui";
+import {
+  Button,
+  Can,
+  type ColumnDef,
+  ConfirmDialog,
+  type ConsoleOutputs,
+  DataTable,
+  errorMessage,
+  Facts,
+  formatDateTime,
+  Select,
+  useConsoleMutation,
+  useTRPC,
+} from "../../../_ui";
 
 type Plan = ConsoleOutputs["ownerMerge"]["preview"];
 type MergeRecord = ConsoleOutputs["ownerMerge"]["history"][number];
@@ -39,22 +52,17 @@ const historyColumns: ColumnDef<MergeRecord>[] = [
 /** Pick a duplicate and a survivor, read the preview, confirm by typing the duplicate's slug, see the result. */
 export function MergeScreen() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const owners = useQuery(trpc.ownerMerge.owners.queryOptions());
   const history = useQuery(trpc.ownerMerge.history.queryOptions());
   const [from, setFrom] = useState("");
   const [into, setInto] = useState("");
   const [asked, setAsked] = useState<{ from: string; into: string } | null>(null);
   const preview = useQuery(trpc.ownerMerge.preview.queryOptions(asked ?? { from: "-", into: "-" }, { enabled: asked !== null }));
-  const merge = useMutation(
-    trpc.ownerMerge.merge.mutationOptions({
-      onSuccess: () => {
-        setAsked(null);
-        void queryClient.invalidateQueries({ queryKey: trpc.ownerMerge.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.owners.pathKey() });
-      },
-    }),
-  );
+  // Not the preview: it would be read again for an owner merged away.
+  const merge = useConsoleMutation(trpc.ownerMerge.merge.mutationOptions(), {
+    invalidates: [trpc.ownerMerge.owners, trpc.ownerMerge.history, trpc.owners],
+    onSuccess: () => setAsked(null),
+  });
   const open = (owners.data ?? []).filter((owner) => !owner.merged_into);
   const options = open.map((owner) => ({ value: owner.owner_slug, label: `${owner.name} (${owner.owner_slug})${owner.managed ? " · managed" : ""}` }));
   const plan = asked && preview.data;

@@ -1,7 +1,20 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, Can, type ColumnDef, ConfirmDialog, type ConsoleOutputs, DataTable, errorMessage, Facts, formatDateTime, useTRPC } from "../../../_ui";
+import {
+  Badge,
+  Button,
+  Can,
+  type ColumnDef,
+  ConfirmDialog,
+  type ConsoleOutputs,
+  DataTable,
+  errorMessage,
+  Facts,
+  formatDateTime,
+  useConsoleMutation,
+  useTRPC,
+} from "../../../_ui";
 import { day, money } from "../format";
 
 type Billing = ConsoleOutputs["billing"]["policy"];
@@ -47,18 +60,11 @@ const cardLabel = (method: NonNullable<Billing["payment_method"]>) => `${BRANDS[
 /** Charges what is outstanding to the card kept at purchase, after a confirmation (decisions §4 `billing settle`). */
 function SettleAction({ billing, open, onSettled }: { billing: Billing; open: Delinquency; onSettled: (message: string | undefined) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const settle = useMutation(
-    trpc.billing.settle.mutationOptions({
-      onSuccess: (result) => {
-        onSettled(result.settled_cents ? `Settled: ${money(result.settled_cents)} charged, ${result.delinquency_id} resolved.` : "Nothing was outstanding.");
-        return Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.billing.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-        ]);
-      },
-    }),
-  );
+  const settle = useConsoleMutation(trpc.billing.settle.mutationOptions(), {
+    invalidates: [trpc.billing],
+    onSuccess: (result) =>
+      onSettled(result.settled_cents ? `Settled: ${money(result.settled_cents)} charged, ${result.delinquency_id} resolved.` : "Nothing was outstanding."),
+  });
   const card = billing.payment_method ? `the ${cardLabel(billing.payment_method)}` : "the card kept at purchase";
   return (
     <ConfirmDialog

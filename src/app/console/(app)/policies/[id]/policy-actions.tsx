@@ -1,6 +1,7 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
+import { policyReviseInput } from "@/features/policies/console/inputs";
 import {
   Button,
   ConfirmDialog,
@@ -13,6 +14,8 @@ import {
   Input,
   Select,
   SubmitButton,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
 } from "../../../_ui";
 import { centsOf, money } from "../format";
@@ -21,16 +24,13 @@ import styles from "./policy.module.css";
 type Policy = ConsoleOutputs["policies"]["detail"];
 type Revision = Omit<ConsoleInputs["policies"]["revise"], "id">;
 
-function useInvalidatePolicy() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.policies.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-    ]);
-}
+const TYPED_AMOUNT = "Enter an amount in dollars, like 1800 or 1800.50.";
+
+/** The amount as typed: cents, or the text itself when it is not dollars (refused by `precheck`). */
+const amountOf = (typed: unknown) => centsOf(String(typed ?? "").trim()) ?? String(typed);
+
+// The domain names a unit correction `unit` (by id or by external id).
+const ALIASES = { unit: "unit_id" };
 
 /**
  * Revise (issue 12 item 2): only the values that differ from the policy are sent. A revision emits
@@ -38,47 +38,45 @@ function useInvalidatePolicy() {
  */
 export function ReviseForm({ policy }: { policy: Policy }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidatePolicy();
-  const [done, setDone] = useState(false);
-  const [amountError, setAmountError] = useState<string>();
-  const revise = useMutation(trpc.policies.revise.mutationOptions({ onSuccess: () => invalidate().then(() => setDone(true)) }));
-  const errors = fieldErrorsOf(revise.error);
-  const shown = new Set(["coverage_amount_cents", "coverage_start_date", "coverage_end_date", "unit", "note"]);
-  const general = revise.error && !Object.keys(errors).some((field) => shown.has(field)) ? errorMessage(revise.error) : null;
-  const unitError = errors.unit?.join("; ") ?? errors.unit_id?.join("; ");
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setDone(false);
-    const data = new FormData(event.currentTarget);
-    const text = (name: string) => String(data.get(name) ?? "").trim();
-    const cents = centsOf(text("amount"));
-    if (cents === undefined) {
-      setAmountError("Enter an amount in dollars, like 1800 or 1800.50.");
-      return;
-    }
-    setAmountError(undefined);
-    const input: Revision = {};
-    if (cents !== policy.coverage_amount_cents) input.coverage_amount_cents = cents;
-    if (text("start") !== policy.coverage_start_date) input.coverage_start_date = text("start");
-    if (text("end") !== policy.coverage_end_date) input.coverage_end_date = text("end");
-    const unit = Number(text("unit"));
-    if (unit && unit !== policy.unit_id) input.unit_id = unit;
-    if (text("note")) input.note = text("note");
-    revise.mutate({ id: policy.id, ...input });
-  };
+  const revise = useConsoleMutation(trpc.policies.revise.mutationOptions(), { invalidates: [trpc.policies, trpc.webhooks] });
+  const { register, control, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: policyReviseInput,
+    // The amount is read from the dollars shown in its input (its `setValueAs`).
+    defaultValues: {
+      id: policy.id,
+      coverage_amount_cents: undefined,
+      coverage_start_date: policy.coverage_start_date,
+      coverage_end_date: policy.coverage_end_date,
+      unit_id: policy.unit_id,
+      note: "",
+    },
+    fields: ["coverage_amount_cents", "coverage_start_date", "coverage_end_date", "unit_id", "note"],
+    aliases: ALIASES,
+    precheck: (values): Record<string, string> => (typeof values.coverage_amount_cents === "string" ? { coverage_amount_cents: TYPED_AMOUNT } : {}),
+    toInput: (values) => {
+      const input: Revision = {};
+      if (values.coverage_amount_cents !== policy.coverage_amount_cents) input.coverage_amount_cents = values.coverage_amount_cents;
+      if (values.coverage_start_date !== policy.coverage_start_date) input.coverage_start_date = values.coverage_start_date;
+      if (values.coverage_end_date !== policy.coverage_end_date) input.coverage_end_date = values.coverage_end_date;
+      if (values.unit_id && values.unit_id !== policy.unit_id) input.unit_id = values.unit_id;
+      if (values.note) input.note = values.note;
+      return { id: policy.id, ...input };
+    },
+    mutation: revise,
+  });
   const max = policy.owner_max_coverage_amount_cents;
   return (
-    <form className={styles.form} onSubmit={submit} aria-labelledby="revise-title" noValidate>
+    <form className={styles.form} onSubmit={onSubmit} aria-labelledby="revise-title" noValidate>
       <h2 id="revise-title">Revise</h2>
       <Field
         label="Coverage amount (USD)"
         hint={max === null ? undefined : `At most ${money(max)} (the owner's maximum).`}
-        error={amountError ?? errors.coverage_amount_cents?.join("; ")}
+        error={errorOf("coverage_amount_cents")}
       >
         {(control) => (
           <Input
             {...control}
-            name="amount"
+            {...register("coverage_amount_cents", { setValueAs: amountOf })}
             inputMode="decimal"
             autoComplete="off"
             defaultValue={(policy.coverage_amount_cents / 100).toFixed(2)}
@@ -87,28 +85,35 @@ export function ReviseForm({ policy }: { policy: Policy }) {
         )}
       </Field>
       <div className={styles.dates}>
-        <Field label="Coverage start" error={errors.coverage_start_date?.join("; ")}>
-          {(control) => <Input {...control} name="start" type="date" defaultValue={policy.coverage_start_date} required />}
+        <Field label="Coverage start" error={errorOf("coverage_start_date")}>
+          {(control) => <Input {...control} {...register("coverage_start_date")} type="date" required />}
         </Field>
-        <Field label="Coverage end" hint="An end before today ends the coverage early: the policy is canceled." error={errors.coverage_end_date?.join("; ")}>
-          {(control) => <Input {...control} name="end" type="date" defaultValue={policy.coverage_end_date} required />}
+        <Field label="Coverage end" hint="An end before today ends the coverage early: the policy is canceled." error={errorOf("coverage_end_date")}>
+          {(control) => <Input {...control} {...register("coverage_end_date")} type="date" required />}
         </Field>
       </div>
       <div>
-        <Select
-          label="Unit (within the building)"
-          name="unit"
-          defaultValue={String(policy.unit_id)}
-          options={policy.building_units.map((u) => ({ value: String(u.id), label: u.external_id ? `${u.name} (${u.external_id})` : u.name }))}
-          error={unitError}
+        <Controller
+          control={control}
+          name="unit_id"
+          render={({ field }) => (
+            <Select
+              label="Unit (within the building)"
+              name={field.name}
+              value={String(field.value)}
+              onValueChange={(value) => field.onChange(Number(value))}
+              options={policy.building_units.map((u) => ({ value: String(u.id), label: u.external_id ? `${u.name} (${u.external_id})` : u.name }))}
+              error={errorOf("unit_id")}
+            />
+          )}
         />
       </div>
-      <Field label="Note (internal)" hint="Kept with the revision; partners never see it." error={errors.note?.join("; ")}>
-        {(control) => <Input {...control} name="note" maxLength={500} autoComplete="off" />}
+      <Field label="Note (internal)" hint="Kept with the revision; partners never see it." error={errorOf("note")}>
+        {(control) => <Input {...control} {...register("note")} maxLength={500} autoComplete="off" />}
       </Field>
       <FormError message={general} className={styles.fieldError} />
-      {done && !revise.isPending && <output>Policy revised. The documents are being rebuilt.</output>}
-      <SubmitButton pending={revise.isPending}>Save revision</SubmitButton>
+      {done && !pending && <output>Policy revised. The documents are being rebuilt.</output>}
+      <SubmitButton pending={pending}>Save revision</SubmitButton>
     </form>
   );
 }
@@ -116,9 +121,8 @@ export function ReviseForm({ policy }: { policy: Policy }) {
 /** Cancel, confirmed first, with an internal reason (spec: `policy.canceled` carries none). */
 export function CancelPolicy({ policy }: { policy: Policy }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidatePolicy();
   const [reason, setReason] = useState("");
-  const cancel = useMutation(trpc.policies.cancel.mutationOptions({ onSuccess: () => invalidate() }));
+  const cancel = useConsoleMutation(trpc.policies.cancel.mutationOptions(), { invalidates: [trpc.policies, trpc.webhooks] });
   const reasonError = fieldErrorsOf(cancel.error).reason?.join("; ");
   return (
     <div className={styles.form}>

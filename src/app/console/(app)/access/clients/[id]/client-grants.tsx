@@ -1,6 +1,7 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import { grantInput } from "@/features/auth/console/grants.inputs";
 import {
   Badge,
   Button,
@@ -15,30 +16,19 @@ import {
   Input,
   SubmitButton,
   useCan,
+  useConsoleForm,
+  useConsoleMutation,
   useTRPC,
 } from "../../../../_ui";
 import css from "../../access.module.css";
-import { failureOf } from "../../form-errors";
 
 type Detail = ConsoleOutputs["accessClients"]["detail"];
 type Grant = Detail["grants"][number];
 
-function useInvalidate() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.accessClients.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.buildingGrants.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-    ]);
-}
-
 /** Revoke, confirmed: the next partner request for this owner is refused (403). */
 function RevokeGrant({ clientId, grant }: { clientId: string; grant: Grant }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
-  const revoke = useMutation(trpc.accessClients.revokeOwner.mutationOptions({ onSuccess: () => invalidate() }));
+  const revoke = useConsoleMutation(trpc.accessClients.revokeOwner.mutationOptions(), { invalidates: [trpc.accessClients, trpc.buildingGrants] });
   return (
     <ConfirmDialog
       trigger={
@@ -60,40 +50,20 @@ function RevokeGrant({ clientId, grant }: { clientId: string; grant: Grant }) {
 /** Grant an owner by slug, with suggestions by slug or name as one types. */
 function GrantOwner({ clientId }: { clientId: string }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidate();
   const listId = useId();
-  const [typed, setTyped] = useState("");
-  const [result, setResult] = useState("");
+  const grant = useConsoleMutation(trpc.accessClients.grantOwner.mutationOptions(), { invalidates: [trpc.accessClients, trpc.buildingGrants] });
+  const { form, register, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: grantInput,
+    defaultValues: { client_id: clientId, owner_slug: "" },
+    mutation: grant,
+    resetOnSuccess: true,
+  });
+  const typed = form.watch("owner_slug");
   const options = useQuery(trpc.accessClients.ownerOptions.queryOptions({ query: typed.trim() || undefined }));
-  const grant = useMutation(
-    trpc.accessClients.grantOwner.mutationOptions({
-      onSuccess: (answer) =>
-        invalidate().then(() => {
-          setResult(answer.changed ? `Granted ${answer.owner_slug}.` : `${answer.owner_slug} was already granted.`);
-          setTyped("");
-        }),
-    }),
-  );
-  const failure = failureOf(grant.error, ["owner_slug"]);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setResult("");
-    grant.mutate({ client_id: clientId, owner_slug: typed.trim() });
-  };
   return (
-    <form className={css.inline} onSubmit={submit} aria-label="Grant an owner" noValidate>
-      <Field label="Owner slug" hint="Type a slug or a name to see matching owners." error={failure.fields.owner_slug ?? failure.general ?? undefined}>
-        {(control) => (
-          <Input
-            {...control}
-            list={listId}
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            maxLength={200}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        )}
+    <form className={css.inline} onSubmit={onSubmit} aria-label="Grant an owner" noValidate>
+      <Field label="Owner slug" hint="Type a slug or a name to see matching owners." error={errorOf("owner_slug") ?? general ?? undefined}>
+        {(control) => <Input {...control} {...register("owner_slug")} list={listId} maxLength={200} autoComplete="off" spellCheck={false} />}
       </Field>
       <datalist id={listId}>
         {options.data?.map((owner) => (
@@ -103,10 +73,10 @@ function GrantOwner({ clientId }: { clientId: string }) {
           </option>
         ))}
       </datalist>
-      <SubmitButton pending={grant.isPending} disabled={!typed.trim()} pendingLabel="Granting…">
+      <SubmitButton pending={pending} disabled={!typed.trim()} pendingLabel="Granting…">
         Grant owner
       </SubmitButton>
-      {result && <output>{result}</output>}
+      {done && <output>{done.changed ? `Granted ${done.owner_slug}.` : `${done.owner_slug} was already granted.`}</output>}
     </form>
   );
 }

@@ -1,54 +1,54 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { Button, ConfirmDialog, type ConsoleInputs, type ConsoleOutputs, errorMessage, SubmitButton, useTRPC } from "../../../../_ui";
+import { Controller } from "react-hook-form";
+import { clientUpdateInput } from "@/features/auth/console/clients.inputs";
+import {
+  Button,
+  ConfirmDialog,
+  type ConsoleInputs,
+  type ConsoleOutputs,
+  errorMessage,
+  SubmitButton,
+  useConsoleForm,
+  useConsoleMutation,
+  useTRPC,
+} from "../../../../_ui";
 import css from "../../access.module.css";
-import { failureOf } from "../../form-errors";
 import { ScopeChecks } from "../scope-checks";
 
 type Detail = ConsoleOutputs["accessClients"]["detail"];
 type Scopes = NonNullable<ConsoleInputs["accessClients"]["update"]["scopes"]>;
 
-function useInvalidateClient() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.accessClients.pathKey() }), queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() })]);
-}
-
 /** Scopes (only the gateway's, at least one) and the signature requirement; applies to the client's next request. */
 export function ClientSettings({ client }: { client: Detail }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidateClient();
-  const [saved, setSaved] = useState(false);
-  const update = useMutation(trpc.accessClients.update.mutationOptions({ onSuccess: () => invalidate().then(() => setSaved(true)) }));
-  const failure = failureOf(update.error, ["scopes", "require_signature"]);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSaved(false);
-    const data = new FormData(event.currentTarget);
-    update.mutate({
-      client_id: client.client_id,
-      scopes: data.getAll("scopes").map(String) as Scopes,
-      require_signature: data.get("require_signature") === "on",
-    });
-  };
+  const update = useConsoleMutation(trpc.accessClients.update.mutationOptions(), { invalidates: [trpc.accessClients] });
+  const { register, control, onSubmit, errorOf, general, done, pending } = useConsoleForm({
+    schema: clientUpdateInput,
+    defaultValues: { client_id: client.client_id, scopes: client.scopes as Scopes, require_signature: client.require_signature },
+    mutation: update,
+  });
   return (
-    <form className={`${css.section} ${css.form}`} onSubmit={submit} aria-labelledby="client-settings" noValidate>
+    <form className={`${css.section} ${css.form}`} onSubmit={onSubmit} aria-labelledby="client-settings" noValidate>
       <h2 id="client-settings">Scopes and signatures</h2>
       <p className="hint">Takes effect on the client's next request: a removed scope is refused even with a token obtained before.</p>
-      <ScopeChecks scopes={client.gateway_scopes} checked={client.scopes} error={failure.fields.scopes} />
+      <Controller
+        control={control}
+        name="scopes"
+        render={({ field }) => (
+          <ScopeChecks scopes={client.gateway_scopes as Scopes} value={field.value ?? []} onChange={field.onChange} error={errorOf("scopes")} />
+        )}
+      />
       <label className={css.check}>
-        <input type="checkbox" name="require_signature" defaultChecked={client.require_signature} />
+        <input type="checkbox" {...register("require_signature")} />
         Require request signatures (X-Request-Signature)
       </label>
-      {failure.general && (
+      {general && (
         <p role="alert" className="error">
-          {failure.general}
+          {general}
         </p>
       )}
-      {saved && <output>Saved.</output>}
-      <SubmitButton pending={update.isPending}>Save scopes and signatures</SubmitButton>
+      {done && <output>Saved.</output>}
+      <SubmitButton pending={pending}>Save scopes and signatures</SubmitButton>
     </form>
   );
 }
@@ -59,8 +59,7 @@ export function ClientSettings({ client }: { client: Detail }) {
  */
 export function RotateSecret({ clientId, name, onRotated }: { clientId: string; name: string; onRotated: (secret: string) => void }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidateClient();
-  const rotate = useMutation(trpc.accessClients.rotateSecret.mutationOptions({ onSuccess: () => invalidate() }));
+  const rotate = useConsoleMutation(trpc.accessClients.rotateSecret.mutationOptions(), { invalidates: [trpc.accessClients] });
   return (
     <ConfirmDialog
       trigger={<Button variant="danger">Rotate secret</Button>}
@@ -87,8 +86,7 @@ export function RotateSecret({ clientId, name, onRotated }: { clientId: string; 
  */
 export function ClientStatus({ clientId, name, disabled }: { clientId: string; name: string; disabled: boolean }) {
   const trpc = useTRPC();
-  const invalidate = useInvalidateClient();
-  const change = useMutation(trpc.accessClients.setDisabled.mutationOptions({ onSuccess: () => invalidate() }));
+  const change = useConsoleMutation(trpc.accessClients.setDisabled.mutationOptions(), { invalidates: [trpc.accessClients] });
   if (disabled)
     return (
       <>
