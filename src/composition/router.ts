@@ -1,5 +1,4 @@
 import { tokenProcedure } from "../features/auth/api/token";
-import { consoleRouter } from "../features/console/router";
 import { ingestEventProcedure } from "../features/ingestion/api/events";
 import { moveOutsRestRouter } from "../features/move-outs/router";
 import { ownersRestRouter } from "../features/owners/router";
@@ -8,6 +7,7 @@ import { resetProcedure } from "../features/reset/api/reset";
 import { rosterRestRouter } from "../features/roster/router";
 import { webhooksRestRouter } from "../features/webhooks/router";
 import { router } from "../server/trpc/init";
+import { consoleRouter } from "./console-router";
 
 /** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
 export const partnerApiRouter = router({

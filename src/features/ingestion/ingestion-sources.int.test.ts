@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { consoleRouter } from "@/composition/router";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { grant, newClient, type TestClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
-import { consoleRouter } from "../console/router";
 import { completeProspect, type ProspectAnswer, prospectPartner } from "../prospects/prospect-test-helpers";
 import { createSource } from "../prospects/sources";
 import { prospects } from "../prospects/tables";

@@ -3,9 +3,7 @@ import { z } from "zod";
 import { getConfig } from "../../../server/config";
 import type { Db } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { router } from "../../../server/trpc/init";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { staffProcedure } from "../../auth/procedures";
 import { frameOriginOf } from "../frame-origins";
 import { frameOrigins } from "../frame-origins.table";
 
@@ -60,17 +58,3 @@ export async function removeFrameOrigin(db: Db, actor: AuditActor, id: number): 
     return { removed: view(row) };
   });
 }
-
-export const frameOriginsConsoleRouter = router({
-  list: staffProcedure("access.read")
-    .output(z.array(frameOriginRow))
-    .query(({ ctx }) => listFrameOrigins(ctx.db)),
-  add: staffProcedure("access.manage")
-    .input(z.object({ origin: z.string().max(300) }))
-    .output(frameOriginRow)
-    .mutation(({ ctx, input }) => addFrameOriginByStaff(ctx.db, ctx.actor, input.origin)),
-  remove: staffProcedure("access.manage")
-    .input(z.object({ id: z.number().int().positive() }))
-    .output(z.object({ removed: frameOriginRow }))
-    .mutation(({ ctx, input }) => removeFrameOrigin(ctx.db, ctx.actor, input.id)),
-});

@@ -1,10 +1,10 @@
 import { expect } from "vitest";
+import { consoleRouter } from "../../../composition/console-router";
 import { getDb } from "../../../server/db/client";
 import { logger } from "../../../server/log";
 import { grant, newClient, newOwner, type TestClient, unique } from "../../../test/factories";
 import { call } from "../../../test/http";
 import { completeProspectFields } from "../../../test/samples";
-import { consoleRouter } from "../../console/router";
 import { createSource } from "../../prospects/sources";
 import { address, bankAccountItem } from "../../roster/roster-test-helpers";
 

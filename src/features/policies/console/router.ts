@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../console";
 import { cancellationInput, cancelPolicy } from "../revisions/cancel";
 import { revisePolicy, revisionInput } from "../revisions/revise";
+import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "./search";
 
 const byId = z.object({ id: z.number().int().positive().max(2_147_483_647) });
 

@@ -3,6 +3,18 @@ import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
 import { ENDPOINT_STATUSES } from "../tables";
 import { consoleEndpoint, endpointForConsole, setEndpointHeadersAsStaff, setEndpointStatusAsStaff } from "./endpoints";
+import { deliveryOverview, deliveryOverviewOf } from "./overview";
+import {
+  addProviderCoverage,
+  createProviderByStaff,
+  providerCoverageInput,
+  providerCreateInput,
+  providerRemoveCoverageInput,
+  providerRow,
+  providerSearchInput,
+  removeProviderCoverage,
+  searchProviders,
+} from "./providers";
 import {
   bulkRetryFilter,
   bulkRetryProgress,
@@ -78,4 +90,31 @@ export const webhooksConsoleRouter = router({
       .output(consoleEndpoint)
       .mutation(({ ctx, input }) => setEndpointHeadersAsStaff(ctx.db, ctx.actor, input.id, { set: input.set, unset: input.unset })),
   }),
+});
+
+/** The console's landing page (issue 11 item 7): read by both roles. */
+export const overviewConsoleRouter = router({
+  deliveries: staffProcedure("overview.read")
+    .output(deliveryOverview)
+    .query(({ ctx }) => deliveryOverviewOf(ctx.db)),
+});
+
+/** Provider subscriptions and their coverage (issue 11 item 5; decisions §4 `provider create`, §12). */
+export const providersConsoleRouter = router({
+  search: staffProcedure("access.read")
+    .input(providerSearchInput)
+    .output(z.array(providerRow))
+    .query(({ ctx, input }) => searchProviders(ctx.db, input)),
+  create: staffProcedure("access.manage")
+    .input(providerCreateInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => createProviderByStaff(ctx.db, ctx.actor, input)),
+  addCoverage: staffProcedure("access.manage")
+    .input(providerCoverageInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => addProviderCoverage(ctx.db, ctx.actor, input)),
+  removeCoverage: staffProcedure("access.manage")
+    .input(providerRemoveCoverageInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => removeProviderCoverage(ctx.db, ctx.actor, input)),
 });
