@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { getDb } from "../../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../../server/errors";
 import { decryptSecret } from "../../../server/secrets";
@@ -11,7 +12,7 @@ import { reevaluationJobKey } from "../../prospects/request-reevaluation";
 import { emitEvent } from "../../webhooks/emit";
 import { ROTATION_WINDOW_MS } from "../../webhooks/secrets";
 import { verifySignature, webhookPartner } from "../../webhooks/webhook-test-helpers";
-import { duplicatePair, loadedOwner, staff } from "../merge/merge-test-helpers";
+import { duplicatePair, loadedOwner } from "../merge/merge-test-helpers";
 import { propertyOwners } from "../tables";
 
 const receiver = receiversOfThisFile();

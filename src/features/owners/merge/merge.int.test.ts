@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { admin } from "../../../cli/admin-test-helpers";
 import { getDb } from "../../../server/db/client";
 import { decryptSecret } from "../../../server/secrets";
@@ -11,7 +12,7 @@ import { forgetSigningSecrets, signingSecretsFor } from "../../webhooks/secrets"
 import { webhookDeliveries, webhookEndpoints } from "../../webhooks/tables";
 import { propertyOwners } from "../tables";
 import { mergeOwners } from "./merge";
-import { duplicatePair, partnerCalls, staff } from "./merge-test-helpers";
+import { duplicatePair, partnerCalls } from "./merge-test-helpers";
 import { planMerge } from "./plan";
 
 async function ownerRow(id: number) {
