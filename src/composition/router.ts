@@ -1,11 +1,11 @@
 import { tokenProcedure } from "../features/auth/api/token";
 import { ingestEventProcedure } from "../features/ingestion/api/events";
-import { moveOutsRestRouter } from "../features/move-outs/router";
-import { ownersRestRouter } from "../features/owners/router";
-import { prospectsRestRouter } from "../features/prospects/router";
+import { moveOutsRestRouter } from "../features/move-outs/api/router";
+import { ownersRestRouter } from "../features/owners/api/router";
+import { prospectsRestRouter } from "../features/prospects/api/router";
 import { resetProcedure } from "../features/reset/api/reset";
-import { rosterRestRouter } from "../features/roster/router";
-import { webhooksRestRouter } from "../features/webhooks/router";
+import { rosterRestRouter } from "../features/roster/api/router";
+import { webhooksRestRouter } from "../features/webhooks/api/router";
 import { router } from "../server/trpc/init";
 import { consoleRouter } from "./console-router";
 

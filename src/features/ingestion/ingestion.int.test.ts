@@ -9,8 +9,8 @@ import { runDueJobs } from "../../test/jobs";
 import { createManagedOwner } from "../owners/service";
 import { partnerOn } from "../owners/shared-owner-test-helpers";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
+import { ingestionEvents } from "./ingestion-events.table";
 import { INGESTION_MESSAGES } from "./messages";
-import { ingestionEvents } from "./tables";
 
 async function setup() {
   const partner = await prospectPartner();

@@ -8,7 +8,7 @@ import { requestProspectReevaluation } from "../prospects/request-reevaluation";
 import { isRosterLoaded } from "../roster/readiness";
 import type { UpsertOwnerInput } from "./api/upsert-owner.types";
 import { OWNER_MESSAGES } from "./messages";
-import { propertyOwners } from "./tables";
+import { propertyOwners } from "./owners.table";
 
 export type Owner = typeof propertyOwners.$inferSelect;
 

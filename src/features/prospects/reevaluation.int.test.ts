@@ -7,8 +7,8 @@ import { queuedJobs, runDueJobs, runDueJobsCounted } from "../../test/jobs";
 import { address } from "../roster/roster-test-helpers";
 import { REASONS } from "./eligibility/reasons";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
+import { prospects } from "./prospects.table";
 import { reevaluateTask } from "./request-reevaluation";
-import { prospects } from "./tables";
 
 const hook = await startReceiver();
 afterAll(hook.close);

@@ -11,7 +11,7 @@ import { insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { ROSTER_MESSAGES } from "./messages";
-import { addressDisagreements, properties, units } from "./tables";
+import { addressDisagreements, properties, units } from "./roster.table";
 
 type PropertyRow = typeof properties.$inferSelect;
 type UnitRow = typeof units.$inferSelect;

@@ -9,9 +9,9 @@ import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
 import { deliveryTask, MAX_DELIVERIES_PER_JOB } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./tables";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

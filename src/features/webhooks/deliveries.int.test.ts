@@ -8,8 +8,8 @@ import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
 import { deliveryTask } from "./jobs";
 import { rotateOwnerSecret } from "./secrets";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

@@ -5,7 +5,7 @@ import { findEndpoint, type Subscriber } from "./endpoints";
 import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { webhookDeliveryReplays } from "./replays.table";
-import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
+import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./webhooks.table";
 
 type Row = WebhookDelivery;
 

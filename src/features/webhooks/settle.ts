@@ -4,7 +4,7 @@ import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
 import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import type { WebhookDelivery } from "./tables";
+import type { WebhookDelivery } from "./webhooks.table";
 
 /** What one attempt (or a decision not to send) leaves on a delivery. */
 export type Outcome = {

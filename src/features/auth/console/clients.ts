@@ -3,10 +3,10 @@ import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import { createClient, forgetCachedClient, newClientSecret } from "../clients";
+import { apiClients, clientOwnerGrants } from "../clients.table";
 import { INGESTION_SCOPES, PARTNER_SCOPES, type Scope, scopesOfGateway } from "../scopes";
-import { apiClients, clientOwnerGrants } from "../tables";
 import { audienceOf } from "../tokens";
 import { ACCESS_MESSAGES as M } from "./messages";
 

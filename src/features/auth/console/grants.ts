@@ -4,8 +4,8 @@ import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { ownerBuildingGrants, propertyOwners } from "../../owners/tables";
-import { clientOwnerGrants } from "../tables";
+import { ownerBuildingGrants, propertyOwners } from "../../owners/owners.table";
+import { clientOwnerGrants } from "../clients.table";
 import { changeableClient, clientById } from "./clients";
 import { ACCESS_MESSAGES as M } from "./messages";
 

@@ -10,7 +10,7 @@ import { PAYMENT_MESSAGES } from "../../payments/messages";
 import { processorFor } from "../../payments/processor-for";
 import { recordCashDeposit } from "../../policies/cash-deposits";
 import { issuePolicy } from "../../policies/issue";
-import { prospects } from "../../prospects/tables";
+import { prospects } from "../../prospects/prospects.table";
 import { applications, CADENCES, type Cadence } from "../applications/applications.table";
 import { lockApplication, startApplication, submitApplication } from "../applications/service";
 import { requestUnderwriting } from "../offers/request";

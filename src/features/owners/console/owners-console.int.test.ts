@@ -13,7 +13,7 @@ import { emitEvent } from "../../webhooks/emit";
 import { ROTATION_WINDOW_MS } from "../../webhooks/secrets";
 import { verifySignature, webhookPartner } from "../../webhooks/webhook-test-helpers";
 import { duplicatePair, loadedOwner } from "../merge/merge-test-helpers";
-import { propertyOwners } from "../tables";
+import { propertyOwners } from "../owners.table";
 
 const receiver = receiversOfThisFile();
 

@@ -4,8 +4,8 @@ import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
 import { upsertOwnerInput } from "../api/upsert-owner.types";
+import { propertyOwners } from "../owners.table";
 import { applyOwnerSettings, type Owner } from "../service";
-import { propertyOwners } from "../tables";
 
 /**
  * Staff edit of the two settings that decide what renters can buy (issue 11 item 5): the purchase

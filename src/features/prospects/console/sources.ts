@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { apiClients } from "../../auth/tables";
+import { apiClients } from "../../auth/clients.table";
 import { createSource, redirectDomainsOf } from "../sources";
 import { type Source, sources } from "../sources.table";
 

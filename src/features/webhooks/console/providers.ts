@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { apiClients } from "../../auth/tables";
-import { propertyOwners } from "../../owners/tables";
-import { properties } from "../../roster/tables";
+import { apiClients } from "../../auth/clients.table";
+import { propertyOwners } from "../../owners/owners.table";
+import { properties } from "../../roster/roster.table";
 import { type BuildingRef, createProvider, resolveBuildings, resolveOwners } from "../providers";
 import { providerBuildings, providerOwners, providers } from "../providers.table";
 

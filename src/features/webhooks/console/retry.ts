@@ -5,7 +5,7 @@ import { errors } from "../../../server/errors";
 import { addJob, declareTask } from "../../../server/jobs/define-task";
 import { type AuditActor, recordAudit } from "../../audit/audit";
 import { reenqueueDeliveries, retryFoundDelivery } from "../deliveries";
-import { webhookDeliveries, webhookEndpoints } from "../tables";
+import { webhookDeliveries, webhookEndpoints } from "../webhooks.table";
 import { BULK_RETRY_STATUSES, type BulkRetry, bulkRetries } from "./bulk-retries.table";
 import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 import { type DeliveryFilter, deliveryFilter, filterConditions, ownerIdOf } from "./search";

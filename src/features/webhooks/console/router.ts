@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { ENDPOINT_STATUSES } from "../tables";
+import { ENDPOINT_STATUSES } from "../webhooks.table";
 import { consoleEndpoint, endpointForConsole, setEndpointHeadersAsStaff, setEndpointStatusAsStaff } from "./endpoints";
 import { deliveryOverview, deliveryOverviewOf } from "./overview";
 import {
