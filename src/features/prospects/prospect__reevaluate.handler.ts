@@ -6,7 +6,7 @@ import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/de
 import { undeterminedDecision } from "./eligibility/evaluate";
 import { emitProspectEvent, prospectPayload } from "./events";
 import { type Prospect, prospects } from "./prospects.table";
-import { type ReevaluationPayload, reevaluateTask } from "./request-reevaluation";
+import { type ReevaluationPayload, reevaluateTask } from "./prospect__reevaluate";
 
 /** Prospects re-evaluated per transaction: a few statements per chunk, never one per prospect. */
 export const REEVALUATION_CHUNK = 500;

@@ -8,7 +8,7 @@ import { address } from "../roster/roster-test-helpers";
 import { REASONS } from "./eligibility/reasons";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
 import { prospects } from "./prospects.table";
-import { reevaluateTask } from "./request-reevaluation";
+import { reevaluateTask } from "./prospect__reevaluate";
 
 const hook = await startReceiver();
 afterAll(hook.close);

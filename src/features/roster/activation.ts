@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { properties } from "./roster.table";
 
 /**

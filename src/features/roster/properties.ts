@@ -3,7 +3,7 @@ import type { Tx } from "../../server/db/client";
 import { idArray } from "../../server/db/id-array";
 import { ownerBuildingGrants } from "../owners/owners.table";
 import type { Owner } from "../owners/service";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { addressHistory } from "./address-history.table";

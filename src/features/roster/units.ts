@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { idArray } from "../../server/db/id-array";
 import type { FieldErrors } from "../../server/errors";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { type DataKey, EVENT_CATALOG, type EventName } from "./catalog";
-import { deliveryJobsFrom } from "./jobs";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { recordRefsOf } from "./record-refs";
 
 export type EmitInput<E extends EventName = EventName> = {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { deliveryJobsFrom } from "./jobs";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
 
 /**

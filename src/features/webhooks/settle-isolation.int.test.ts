@@ -6,7 +6,7 @@ import { queuedJobs } from "../../test/jobs";
 import { propertyOwners } from "../owners/owners.table";
 import { attemptDeliveries } from "./deliver";
 import { emitEvent } from "./emit";
-import { deliveryTask } from "./jobs";
+import { deliveryTask } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";

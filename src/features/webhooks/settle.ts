@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
-import { deliveryJobsFrom } from "./jobs";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
 import type { WebhookDelivery } from "./webhooks.table";
 

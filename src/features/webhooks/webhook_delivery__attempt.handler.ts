@@ -1,6 +1,6 @@
 import { defineTask } from "../../server/jobs/define-task";
 import { attemptDeliveries } from "./deliver";
-import { deliveryTask } from "./jobs";
+import { deliveryTask } from "./webhook_delivery__attempt";
 
 /** One HTTP attempt of each delivery of the batch; the next ones, if any, are scheduled by the attempt itself. */
 export const webhookDeliveryAttempt = defineTask({

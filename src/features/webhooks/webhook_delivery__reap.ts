@@ -4,7 +4,7 @@ import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { defineTask } from "../../server/jobs/define-task";
 import { logger } from "../../server/log";
-import { deliveryJobsFrom } from "./jobs";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { MAX_ATTEMPTS, MAX_DELAY_SECONDS } from "./schedule";
 

@@ -8,7 +8,7 @@ import { newClient, newOwner, unique } from "../../../test/factories";
 import { receiversOfThisFile } from "../../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../../test/jobs";
 import { auditLog } from "../../audit/audit-log.table";
-import { reevaluationJobKey } from "../../prospects/request-reevaluation";
+import { reevaluationJobKey } from "../../prospects/prospect__reevaluate";
 import { emitEvent } from "../../webhooks/emit";
 import { ROTATION_WINDOW_MS } from "../../webhooks/secrets";
 import { verifySignature, webhookPartner } from "../../webhooks/webhook-test-helpers";

@@ -15,17 +15,9 @@ import {
   removeProviderCoverage,
   searchProviders,
 } from "./providers";
-import {
-  bulkRetryFilter,
-  bulkRetryProgress,
-  bulkRetryView,
-  countFailedDeliveries,
-  recentBulkRetries,
-  retryDeliveryAsStaff,
-  startBulkRetry,
-  viewOfBulkRetry,
-} from "./retry";
+import { bulkRetryFilter, bulkRetryProgress, bulkRetryView, countFailedDeliveries, recentBulkRetries, retryDeliveryAsStaff, viewOfBulkRetry } from "./retry";
 import { consoleDeliveryDetail, consoleDeliveryPage, deliveryForConsole, deliverySearchInput, searchDeliveries } from "./search";
+import { startBulkRetry } from "./webhook_delivery__bulk_retry";
 
 const deliveryId = z.object({ id: z.string().trim().min(1).max(100) });
 const endpointId = z.object({ id: z.string().trim().min(1).max(100) });

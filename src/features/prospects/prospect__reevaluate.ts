@@ -10,9 +10,9 @@ export const ReevaluationPayload = z.object({
 });
 
 /**
- * The re-evaluation task's declaration; `prospect__reevaluate.ts` defines it with its handler. It
- * lives here because the roster and owners call `requestProspectReevaluation`, and the handler
- * imports what imports the roster: importing the definition from here would close an import cycle.
+ * The re-evaluation task (CONTRIBUTING.md, Jobs). Its handler is in `prospect__reevaluate.handler.ts`:
+ * the roster and owners call `requestProspectReevaluation`, and the handler imports what imports the
+ * roster, so defining it here would close an import cycle.
  */
 export const reevaluateTask = declareTask({ name: "prospect__reevaluate", payload: ReevaluationPayload });
 

@@ -5,9 +5,10 @@ import { addJob, declareTask } from "../../server/jobs/define-task";
 import { TRACE_FIELD, traceFields } from "../../server/observability/tracing";
 
 /**
- * The delivery task's declaration (`webhook_delivery__attempt.ts` defines it with its handler): one
- * job attempts a batch of deliveries (an event's, or those due at one time). Its jobs are added
- * set-based by the statements that write deliveries (`deliveryJobsFrom`), so they are declared here.
+ * The delivery task (CONTRIBUTING.md, Jobs): one job attempts a batch of deliveries (an event's, or
+ * those due at one time). Its jobs are added set-based by the statements that write deliveries
+ * (`deliveryJobsFrom`); its handler is in `webhook_delivery__attempt.handler.ts`, since the attempt
+ * itself writes deliveries (an import cycle otherwise).
  */
 export const deliveryTask = declareTask({
   name: "webhook_delivery__attempt",
