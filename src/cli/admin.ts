@@ -6,6 +6,7 @@ import { audienceOf } from "../features/auth/tokens";
 import { createStaffUser } from "../features/console/staff-users";
 import { addFrameOriginByStaff } from "../features/enrollment/console/frame-origins";
 import { addBuildingGrant } from "../features/owners/console/building-grants";
+import { revealOwnerSecret, rotateOwnerSecretByStaff } from "../features/owners/console/signing-secret";
 import { mergeOwners } from "../features/owners/merge/merge";
 import { listOwners } from "../features/owners/merge/owner-list";
 import { planMerge } from "../features/owners/merge/plan";
@@ -23,7 +24,6 @@ import { findBuildingId, showBuilding } from "../features/roster/console/buildin
 import { setEndpointHeadersAsStaff } from "../features/webhooks/console/endpoints";
 import { createProviderByStaff } from "../features/webhooks/console/providers";
 import { countFailedDeliveries, runBulkRetry } from "../features/webhooks/console/retry";
-import { revealOwnerSecret, rotateOwnerSecretByStaff } from "../features/webhooks/console/signing-secret";
 import { startBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
 import { closeDb, type Db, databaseUrl, getDb } from "../server/db/client";
 import { migrateDatabase } from "../server/db/migrate";

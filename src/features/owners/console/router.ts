@@ -2,7 +2,6 @@ import { z } from "zod";
 import { errors } from "../../../server/errors";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { revealOwnerSecret, rotateOwnerSecretByStaff, signingSecretAnswer } from "../../webhooks/console/signing-secret";
 import { listMerges, mergeOwners } from "../merge/merge";
 import { listOwners } from "../merge/owner-list";
 import { planMerge } from "../merge/plan";
@@ -17,6 +16,7 @@ import {
 } from "./building-grants";
 import { listOwnersForConsole, ownerDetail, ownerForConsole, ownerListInput, ownerRow } from "./detail";
 import { ownerSettingsInput, updateOwnerSettings } from "./settings";
+import { revealOwnerSecret, rotateOwnerSecretByStaff, signingSecretAnswer } from "./signing-secret";
 
 const bySlug = z.object({ slug: z.string().max(200) });
 
