@@ -47,7 +47,7 @@ export const ownersConsoleRouter = router({
     .mutation(({ ctx, input }) => rotateOwnerSecretByStaff(ctx.db, ctx.actor, input.slug)),
 });
 
-/** Building grants of managed owners (issue 11 item 5; decisions §4 `owner grant-building`, §12). */
+/** Building grants of managed owners (decisions §4 `owner grant-building`, §12 Access). */
 export const buildingGrantsConsoleRouter = router({
   search: staffProcedure("access.read")
     .input(buildingGrantSearchInput)

@@ -84,14 +84,14 @@ export const webhooksConsoleRouter = router({
   }),
 });
 
-/** The console's landing page (issue 11 item 7): read by both roles. */
+/** The console's landing page (decisions §12 Overview): read by both roles. */
 export const overviewConsoleRouter = router({
   deliveries: staffProcedure("overview.read")
     .output(deliveryOverview)
     .query(({ ctx }) => deliveryOverviewOf(ctx.db)),
 });
 
-/** Provider subscriptions and their coverage (issue 11 item 5; decisions §4 `provider create`, §12). */
+/** Provider subscriptions and their coverage (decisions §4 `provider create`, §12 Access). */
 export const providersConsoleRouter = router({
   search: staffProcedure("access.read")
     .input(providerSearchInput)
