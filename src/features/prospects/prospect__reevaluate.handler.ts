@@ -5,8 +5,8 @@ import { addJob, defineTask } from "../../server/jobs/define-task";
 import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/decision-rows";
 import { undeterminedDecision } from "./eligibility/evaluate";
 import { emitProspectEvent, prospectPayload } from "./events";
-import { type Prospect, prospects } from "./prospects.table";
 import { type ReevaluationPayload, reevaluateTask } from "./prospect__reevaluate";
+import { type Prospect, prospects } from "./prospects.table";
 
 /** Prospects re-evaluated per transaction: a few statements per chunk, never one per prospect. */
 export const REEVALUATION_CHUNK = 500;

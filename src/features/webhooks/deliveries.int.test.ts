@@ -6,8 +6,8 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
-import { deliveryTask } from "./webhook_delivery__attempt";
 import { rotateOwnerSecret } from "./secrets";
+import { deliveryTask } from "./webhook_delivery__attempt";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./webhooks.table";
 

@@ -2,9 +2,9 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { findEndpoint, type Subscriber } from "./endpoints";
-import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { webhookDeliveryReplays } from "./replays.table";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./webhooks.table";
 
 type Row = WebhookDelivery;

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
-import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import { WEBHOOK_MESSAGES } from "./messages";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 import type { WebhookDelivery } from "./webhooks.table";
 
 /** What one attempt (or a decision not to send) leaves on a delivery. */
