@@ -9,7 +9,7 @@ import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { startApplication } from "../applications/service";
 import { loadEnrollment } from "../flow/service";
 import { UNDERWRITING_REASONS } from "../underwriting/messages";
-import { underwriteApplication } from "./application__underwrite";
+import { underwriteApplication } from "./application__underwrite.handler";
 import { requestUnderwriting } from "./request";
 import { offeredProductsSchema } from "./schema";
 
