@@ -11,8 +11,8 @@ import { type Application, applications } from "../applications/applications.tab
 import { recordUnderwriting } from "../applications/service";
 import { underwritingRulesFor } from "../underwriting/rules-store";
 import { type UnderwritingOutcome, underwrite } from "../underwriting/underwrite";
+import { underwriteTask } from "./application__underwrite";
 import { underwritingInputOf } from "./input";
-import { underwriteTask } from "./request";
 
 /** The application with everything underwriting reads, in one statement, both rows locked. */
 async function lockUnderwritingRow(tx: Tx, applicationId: number) {

@@ -9,8 +9,8 @@ import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { startApplication } from "../applications/service";
 import { loadEnrollment } from "../flow/service";
 import { UNDERWRITING_REASONS } from "../underwriting/messages";
+import { requestUnderwriting } from "./application__underwrite";
 import { underwriteApplication } from "./application__underwrite.handler";
-import { requestUnderwriting } from "./request";
 import { offeredProductsSchema } from "./schema";
 
 const partner = enrollmentPartnersOfThisFile();

@@ -6,8 +6,8 @@ import type { Application } from "../applications/applications.table";
 export const UnderwritePayload = z.object({ applicationId: z.number().int() });
 
 /**
- * The underwriting task's declaration; `application__underwrite.ts` defines it with its handler
- * (declared apart, as `prospect__reevaluate`, so a caller never imports the handler's imports).
+ * The underwriting task (CONTRIBUTING.md, Jobs); `application__underwrite.handler.ts` defines it with
+ * its handler (apart, as `prospect__reevaluate`'s, so the flow never imports the handler's imports).
  */
 export const underwriteTask = declareTask({ name: "application__underwrite", payload: UnderwritePayload, maxAttempts: 5 });
 
