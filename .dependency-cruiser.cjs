@@ -2,7 +2,9 @@
  * Layering (docs/architecture.md, "Layers"), checked by `npm run check`:
  * - `src/server` is infrastructure: it imports no feature, no page and not the composition root;
  * - `src/features/<feature>` owns one part of the specification: it imports infrastructure and other
- *   features' public pieces, never pages, the composition root, the CLI or the test harness;
+ *   features' public entries, never pages, the composition root, the CLI or the test harness. A
+ *   feature's public entry is everything but its surfaces (`api/`, `console/`, `flow/`, at any depth:
+ *   the procedures and pages' actions the composition root and the pages reach) and its test helpers;
  * - `src/composition` is the one place the registries live (router, task list, table list);
  * - `src/app` routes and renders; the test harness (`src/test`) serves tests only;
  * - no import cycles anywhere (type-only imports count too).
@@ -33,6 +35,24 @@ module.exports = {
       comment: "A feature never imports pages, the composition root, the CLI or the test harness.",
       from: { path: "^src/features/", pathNot: [TESTS, "test-helpers\\.ts$"] },
       to: { path: "^src/(app|composition|cli|test)/" },
+    },
+    {
+      name: "features-enter-through-their-public-entry",
+      severity: "error",
+      comment:
+        "A feature's surfaces (api/, console/, flow/) are its own: another feature imports its top-level files or domain folders. Move the shared piece out of the surface.",
+      from: { path: "^src/features/([^/]+)/", pathNot: [TESTS, "test-helpers\\.ts$"] },
+      to: {
+        path: ["^src/features/[^/]+/(api|console|flow)/", "^src/features/[^/]+/[^/]+/(api|console|flow)/"],
+        pathNot: "^src/features/$1/",
+      },
+    },
+    {
+      name: "test-helpers-only-in-tests",
+      severity: "error",
+      comment: "A feature's test helpers (*-test-helpers.ts) serve tests and the test harness only.",
+      from: { path: "^src/", pathNot: ["^src/test/", TESTS, "test-helpers\\.ts$"] },
+      to: { path: "test-helpers\\.ts$" },
     },
     {
       name: "composition-is-not-imported-by-lower-layers",

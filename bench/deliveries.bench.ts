@@ -29,7 +29,8 @@ export async function deliveriesBench(service: RunningService, databaseUrl: stri
   // Imported once run.ts has pointed DATA_DIR at the service's data directory (as the other benches do).
   const { closeDb, getDb } = await import("../src/server/db/client");
   const { searchDeliveries, searchDeliveriesQuery } = await import("../src/features/webhooks/console/search");
-  const { bulkRetryProgress, startBulkRetry } = await import("../src/features/webhooks/console/retry");
+  const { bulkRetryProgress } = await import("../src/features/webhooks/console/retry");
+  const { startBulkRetry } = await import("../src/features/webhooks/console/webhook_delivery__bulk_retry");
   try {
     const token = await partnerToken(service);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };

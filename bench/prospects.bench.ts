@@ -140,7 +140,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     const { sourceForClient, upsertProspect } = await import("../src/features/prospects/service");
     const { enterOwnerWrite } = await import("../src/features/owners/merge/gate");
     const { prospectFields } = await import("../src/features/prospects/schemas");
-    const { propertyOwners } = await import("../src/features/owners/tables");
+    const { propertyOwners } = await import("../src/features/owners/owners.table");
     const { inArray } = await import("drizzle-orm");
     const db = await getDb();
     const ownerRows = await db.select().from(propertyOwners).where(inArray(propertyOwners.slug, slugs));

@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog } from "../features/audit/audit-log.table";
-import { apiClients } from "../features/auth/tables";
+import { apiClients } from "../features/auth/clients.table";
 import { getDb } from "../server/db/client";
 import { newClient, newOwner, unique } from "../test/factories";
 import { call } from "../test/http";

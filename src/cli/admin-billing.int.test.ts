@@ -1,9 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { auditLog } from "../features/audit/audit-log.table";
+import { delinquencies } from "../features/billing/billing.table";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "../features/billing/billing-test-helpers";
 import { BILLING_MESSAGES } from "../features/billing/messages";
-import { delinquencies } from "../features/billing/tables";
 import { policies } from "../features/policies/policies.table";
 import { insertBarePolicy } from "../features/policies/policy-test-helpers";
 import { resetConfig } from "../server/config";

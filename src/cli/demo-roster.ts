@@ -4,7 +4,7 @@ import { upsertBankAccounts } from "../features/roster/bank-accounts";
 import type { ItemResult } from "../features/roster/collection";
 import { lockOwnerRoster } from "../features/roster/lock";
 import { upsertProperties } from "../features/roster/properties";
-import { bankAccounts, properties, units } from "../features/roster/tables";
+import { bankAccounts, properties, units } from "../features/roster/roster.table";
 import { upsertUnits } from "../features/roster/units";
 import type { Tx } from "../server/db/client";
 import { errors } from "../server/errors";

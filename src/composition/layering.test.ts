@@ -55,4 +55,39 @@ describe("layering (npm run check)", () => {
     expect(answer.output).toContain("no-cycles");
     expect(answer.output).toContain("features-stay-below-the-root");
   });
+
+  it("lets a feature import another's top level and domain folders, and the composition root its surfaces", () => {
+    const answer = cruise({
+      "src/features/a/service.ts": "export const a = 1;\n",
+      "src/features/a/merge/plan.ts": "export const plan = 1;\n",
+      "src/features/a/console/router.ts": 'import { a } from "../service";\nexport const r = a;\n',
+      "src/features/b/uses-a.ts": 'import { a } from "../a/service";\nimport { plan } from "../a/merge/plan";\nexport const b = a + plan;\n',
+      "src/features/b/console/router.ts": 'import { b } from "../uses-a";\nexport const r = b;\n',
+      "src/composition/console-router.ts": 'import { r } from "../features/a/console/router";\nexport const c = r;\n',
+    });
+    expect(answer.output).toContain("no dependency violations");
+    expect(answer.status).toBe(0);
+  });
+
+  it("fails when a feature reaches into another feature's surfaces (api/, console/, flow/)", () => {
+    const answer = cruise({
+      "src/features/a/console/screen.ts": "export const screen = 1;\n",
+      "src/features/a/merge/api/route.ts": "export const route = 1;\n",
+      "src/features/a/flow/service.ts": "export const flow = 1;\n",
+      "src/features/b/console/router.ts": 'import { screen } from "../../a/console/screen";\nexport const r = screen;\n',
+      "src/features/b/uses-a.ts": 'import { route } from "../a/merge/api/route";\nimport { flow } from "../a/flow/service";\nexport const b = route + flow;\n',
+    });
+    expect(answer.status).not.toBe(0);
+    expect(answer.output.match(/features-enter-through-their-public-entry/g)).toHaveLength(3);
+  });
+
+  it("fails when production code imports a test helper", () => {
+    const answer = cruise({
+      "src/features/a/a-test-helpers.ts": "export const helper = 1;\n",
+      "src/features/b/service.ts": 'import { helper } from "../a/a-test-helpers";\nexport const b = helper;\n',
+      "src/features/b/service.int.test.ts": 'import { helper } from "../a/a-test-helpers";\nexport const t = helper;\n',
+    });
+    expect(answer.status).not.toBe(0);
+    expect(answer.output.match(/test-helpers-only-in-tests/g)).toHaveLength(1);
+  });
 });

@@ -1,13 +1,13 @@
 import { tokenProcedure } from "../features/auth/api/token";
-import { consoleRouter } from "../features/console/router";
 import { ingestEventProcedure } from "../features/ingestion/api/events";
-import { moveOutsRestRouter } from "../features/move-outs/router";
-import { ownersRestRouter } from "../features/owners/router";
-import { prospectsRestRouter } from "../features/prospects/router";
+import { moveOutsRestRouter } from "../features/move-outs/api/router";
+import { ownersRestRouter } from "../features/owners/api/router";
+import { prospectsRestRouter } from "../features/prospects/api/router";
 import { resetProcedure } from "../features/reset/api/reset";
-import { rosterRestRouter } from "../features/roster/router";
-import { webhooksRestRouter } from "../features/webhooks/router";
+import { rosterRestRouter } from "../features/roster/api/router";
+import { webhooksRestRouter } from "../features/webhooks/api/router";
 import { router } from "../server/trpc/init";
+import { consoleRouter } from "./console-router";
 
 /** The Partner API gateway, served under `{base_url}` = `/api` (decisions §2). */
 export const partnerApiRouter = router({

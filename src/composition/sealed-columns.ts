@@ -1,9 +1,9 @@
-import { apiClients } from "../features/auth/tables";
-import { ingestionEvents } from "../features/ingestion/tables";
+import { apiClients } from "../features/auth/clients.table";
+import { ingestionEvents } from "../features/ingestion/ingestion-events.table";
 import { ownerMerges } from "../features/owners/merge/merge.table";
-import { propertyOwners } from "../features/owners/tables";
-import { prospects } from "../features/prospects/tables";
-import { bankAccounts } from "../features/roster/tables";
+import { propertyOwners } from "../features/owners/owners.table";
+import { prospects } from "../features/prospects/prospects.table";
+import { bankAccounts } from "../features/roster/roster.table";
 import { providers } from "../features/webhooks/providers.table";
 import type { SealedColumn } from "../server/reseal";
 

@@ -1,13 +1,13 @@
 import { billingRun } from "../features/billing/billing__run";
-import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite";
+import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
-import { prospectReevaluate } from "../features/prospects/prospect__reevaluate";
+import { prospectReevaluate } from "../features/prospects/prospect__reevaluate.handler";
 import { retentionPrune } from "../features/retention/retention__prune";
 import { webhookDeliveryBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
-import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt";
+import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt.handler";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
 import type { AnyTask } from "../server/jobs/define-task";
 

@@ -3,9 +3,9 @@ import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { constantTimeEqual, decryptSecret, encryptSecret, hashGeneratedSecret, randomToken } from "../../server/secrets";
 import { TtlCache } from "../../server/ttl-cache";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
+import { apiClients, clientOwnerGrants } from "./clients.table";
 import { type Gateway, type Scope, scopesOfGateway } from "./scopes";
-import { apiClients, clientOwnerGrants } from "./tables";
 
 export type ApiClient = typeof apiClients.$inferSelect;
 

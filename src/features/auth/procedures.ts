@@ -5,7 +5,7 @@ import { baseProcedure, t } from "../../server/trpc/init";
 import type { AuditActor } from "../audit/audit";
 import { can, type Permission } from "../console/permissions";
 import { gatedDb } from "../owners/merge/gate";
-import type { propertyOwners } from "../owners/tables";
+import type { propertyOwners } from "../owners/owners.table";
 import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
 import { isValidRequestSignature } from "./request-signature";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "./scopes";

@@ -7,11 +7,11 @@ import { SimulatedProcessor } from "../payments/simulated-processor";
 import { emitPolicyEvent } from "../policies/events";
 import { RENEWAL_BLOCKING_REASONS } from "../policies/messages";
 import { type Policy, policies } from "../policies/policies.table";
+import { billingCharges, delinquencies } from "./billing.table";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "./billing-test-helpers";
 import { BILLING_MESSAGES, FAILURE_REASONS } from "./messages";
 import { policySubject, runBilling } from "./run";
 import { settlePolicy } from "./settle";
-import { billingCharges, delinquencies } from "./tables";
 
 const partner = billingPartnersOfThisFile();
 const simulated = new SimulatedProcessor();

@@ -1,8 +1,8 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { Policy } from "../policies/policies.table";
+import { type Delinquency, delinquencies } from "./billing.table";
 import { emitDelinquencyEvent } from "./events";
-import { type Delinquency, delinquencies } from "./tables";
 
 /**
  * A declined month (decisions §11 Billing): opens the policy's delinquency with the month's amount

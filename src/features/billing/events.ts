@@ -2,8 +2,8 @@ import type { Tx } from "../../server/db/client";
 import { contextOf } from "../policies/events";
 import type { Policy } from "../policies/policies.table";
 import { emitEvent } from "../webhooks/emit";
+import type { Delinquency } from "./billing.table";
 import { delinquencyData } from "./payload";
-import type { Delinquency } from "./tables";
 
 export type DelinquencyEvent = "delinquency.created" | "delinquency.resolved";
 

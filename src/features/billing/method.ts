@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { applications } from "../enrollment/applications/applications.table";
-import { paymentCharges } from "../payments/tables";
+import { paymentCharges } from "../payments/payments.table";
 import { policies } from "../policies/policies.table";
 
 /**

@@ -1,6 +1,6 @@
 import type { Policy } from "../policies/policies.table";
 import { delinquencyPayload } from "../webhooks/payloads";
-import type { Delinquency } from "./tables";
+import type { Delinquency } from "./billing.table";
 
 /**
  * spec Delinquency payload (`delinquency`) from a delinquency and its policy: `delinquency_` id,

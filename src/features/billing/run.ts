@@ -6,11 +6,11 @@ import { logger } from "../../server/log";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
+import { type BillingCharge, billingCharges } from "./billing.table";
 import { delinquencyRef, recordMissedPayment } from "./delinquencies";
 import { FAILURE_REASONS } from "./messages";
 import { storedMethodsOf } from "./method";
 import { duePeriods } from "./schedule";
-import { type BillingCharge, billingCharges } from "./tables";
 
 /** A month charged by this run (`billing run`'s `charged` items). */
 export type ChargedItem = { policy_number: string; period_start: string; amount_cents: number; charge_id: string };

@@ -1,15 +1,15 @@
 import { and, asc, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { paymentCharges } from "../payments/payments.table";
 import type { ChargeRequest, ChargeResult, PaymentProcessor } from "../payments/processor";
 import { SimulatedProcessor } from "../payments/simulated-processor";
-import { paymentCharges } from "../payments/tables";
 import type { Policy } from "../policies/policies.table";
+import { billingCharges, delinquencies } from "./billing.table";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "./billing-test-helpers";
 import { BILLING_MESSAGES } from "./messages";
 import { chargeKey, policySubject, runBilling } from "./run";
 import { settlePolicy } from "./settle";
-import { billingCharges, delinquencies } from "./tables";
 
 /**
  * A settlement retried after its transaction failed charges once (docs/decisions.md, Billing:

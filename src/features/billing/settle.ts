@@ -6,11 +6,11 @@ import { type AuditActor, recordAudit } from "../audit/audit";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
+import { type BillingCharge, billingCharges, type Delinquency } from "./billing.table";
 import { delinquencyRef, lockOpenDelinquency, resolveDelinquency } from "./delinquencies";
 import { BILLING_MESSAGES as M } from "./messages";
 import { storedMethodOf } from "./method";
 import { chargeKey, policySubject } from "./run";
-import { type BillingCharge, billingCharges, type Delinquency } from "./tables";
 
 export type Settlement = { policy_number: string; delinquency_id?: string; settled_cents?: number; charge_id?: string };
 

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { consoleRouter } from "@/composition/router";
 import { createConsoleApiHandler } from "../../composition/console-api";
 import { getDb } from "../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../server/errors";
@@ -8,7 +9,6 @@ import type { ConsoleUser } from "../../server/trpc/context";
 import { unique } from "../../test/factories";
 import { auditLog } from "../audit/audit-log.table";
 import { userOfSession } from "./auth-options";
-import { consoleRouter } from "./router";
 import { startConsoleSession } from "./sessions";
 import { checkCredentials, createUser } from "./users";
 import { users } from "./users.table";

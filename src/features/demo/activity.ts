@@ -1,8 +1,8 @@
 import { and, desc, eq, like } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { findOwnerBySlug } from "../owners/service";
-import { prospects } from "../prospects/tables";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../webhooks/tables";
+import { prospects } from "../prospects/prospects.table";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../webhooks/webhooks.table";
 import { DEMO_PROSPECT_PREFIX } from "./scenarios";
 
 /** How many of the newest deliveries the page shows. */

@@ -14,7 +14,7 @@ import { completeProspect, prospectPartner } from "../prospects/prospect-test-he
 import { createEndpoint } from "../webhooks/endpoints";
 import { signingSecretsFor } from "../webhooks/secrets";
 import { signatureHeader } from "../webhooks/signing";
-import { webhookEndpoints } from "../webhooks/tables";
+import { webhookEndpoints } from "../webhooks/webhooks.table";
 import { listDemoDeliveries, listDemoProspects } from "./activity";
 import { readDemoPartner } from "./credentials";
 import { DEMO_ENDPOINT_NAME, ensureDemoEndpoint, isDemoDelivery, UNREACHABLE_DEMO_DESTINATION } from "./endpoint";

@@ -6,7 +6,7 @@ import { EVENT_NAMES } from "../webhooks/catalog";
 import { createEndpoint, updateEndpoint } from "../webhooks/endpoints";
 import { signingSecretsFor } from "../webhooks/secrets";
 import { webhookDigest } from "../webhooks/signing";
-import { type WebhookEndpoint, webhookEndpoints } from "../webhooks/tables";
+import { type WebhookEndpoint, webhookEndpoints } from "../webhooks/webhooks.table";
 
 /** The endpoint the demo seed registers for the demo owner, found again by this name. */
 export const DEMO_ENDPOINT_NAME = "Demo page receiver";

@@ -9,10 +9,10 @@ import { findOwnerBySlug } from "../owners/service";
 import { prospectFields } from "../prospects/schemas";
 import { findProspect, lockProspect, type ProspectTransition, upsertProspect } from "../prospects/service";
 import { sources } from "../prospects/sources.table";
+import { type IngestionEvent, ingestionEvents } from "./ingestion-events.table";
 import { INGESTION_MESSAGES } from "./messages";
 import { normalizeProspectData } from "./normalize";
 import { unsealNeverEchoed, withoutNeverEchoed } from "./sealed-fields";
-import { type IngestionEvent, ingestionEvents } from "./tables";
 
 const Envelope = z.object({
   type: z.literal("prospect.upserted", { error: INGESTION_MESSAGES.unknownType }),

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { consoleRouter } from "@/composition/router";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { grant, newClient, type TestClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
-import { consoleRouter } from "../console/router";
 import { completeProspect, type ProspectAnswer, prospectPartner } from "../prospects/prospect-test-helpers";
+import { prospects } from "../prospects/prospects.table";
 import { createSource } from "../prospects/sources";
-import { prospects } from "../prospects/tables";
+import { ingestionEvents } from "./ingestion-events.table";
 import { INGESTION_MESSAGES } from "./messages";
-import { ingestionEvents } from "./tables";
 
 /**
  * decisions §15 Ingestion: an ingestion client writes only through its partner's sources (or its

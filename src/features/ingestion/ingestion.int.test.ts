@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { consoleRouter } from "@/composition/router";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { grant, newClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
-import { consoleRouter } from "../console/router";
 import { createManagedOwner } from "../owners/service";
 import { partnerOn } from "../owners/shared-owner-test-helpers";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
+import { ingestionEvents } from "./ingestion-events.table";
 import { INGESTION_MESSAGES } from "./messages";
-import { ingestionEvents } from "./tables";
 
 async function setup() {
   const partner = await prospectPartner();

@@ -9,9 +9,9 @@ import { grant, newClient } from "../../test/factories";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 import { ingestionEventApply } from "./ingestion_event__apply";
-import { ingestionEvents } from "./tables";
+import { ingestionEvents } from "./ingestion-events.table";
 
 /**
  * docs/decisions.md, Hardening: ingestion: a stored ingestion event holds none of the never-echoed

@@ -6,7 +6,7 @@ import { emitEvent } from "../webhooks/emit";
 import { moveOutPayload } from "../webhooks/payloads";
 import type { CreateMoveOutInput } from "./api/move-outs.types";
 import { MOVE_OUT_MESSAGES } from "./messages";
-import { type MoveOut, moveOuts } from "./tables";
+import { type MoveOut, moveOuts } from "./move-outs.table";
 
 /**
  * spec Move-out rules 1: re-posting an existing `external_id` returns the existing move-out

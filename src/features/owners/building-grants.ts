@@ -1,8 +1,8 @@
 import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { findActiveClient, grantOwner } from "../auth/clients";
+import { ownerBuildingGrants } from "./owners.table";
 import { findOwnerBySlug } from "./service";
-import { ownerBuildingGrants } from "./tables";
 
 /**
  * decisions §4 `owner grant-building`: the service grants a partner access to a named building of a

@@ -5,8 +5,8 @@ import { decryptSecret } from "../../server/secrets";
 import { newClient, unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { isOwnerGranted } from "../auth/clients";
+import { propertyOwners } from "./owners.table";
 import { createManagedOwner, RESERVED_OWNER_SLUGS } from "./service";
-import { propertyOwners } from "./tables";
 
 const PATH = "/api/partners/property_owners";
 

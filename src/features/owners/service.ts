@@ -4,11 +4,11 @@ import { errors } from "../../server/errors";
 import { encryptSecret, randomToken } from "../../server/secrets";
 import { type AuditActor, recordAudit } from "../audit/audit";
 import { grantOwner, isOwnerGranted } from "../auth/clients";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { isRosterLoaded } from "../roster/readiness";
 import type { UpsertOwnerInput } from "./api/upsert-owner.types";
 import { OWNER_MESSAGES } from "./messages";
-import { propertyOwners } from "./tables";
+import { propertyOwners } from "./owners.table";
 
 export type Owner = typeof propertyOwners.$inferSelect;
 

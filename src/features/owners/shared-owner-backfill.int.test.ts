@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { newClient, newOwner, unique } from "../../test/factories";
 import { call } from "../../test/http";
-import { moveOuts } from "../move-outs/tables";
+import { moveOuts } from "../move-outs/move-outs.table";
 import { createProvider } from "../webhooks/providers";
 import { providers } from "../webhooks/providers.table";
-import { webhookEndpoints } from "../webhooks/tables";
+import { webhookEndpoints } from "../webhooks/webhooks.table";
 import { managedOwnerWithTwoPartners, moveOutBody } from "./shared-owner-test-helpers";
 
 /** The data statements of migration 0007, run again over rows made as before it (no client recorded). */

@@ -6,7 +6,7 @@ import { runDueJobs } from "../../test/jobs";
 import { MOVE_OUT_MESSAGES } from "../move-outs/messages";
 import { REASONS } from "../prospects/eligibility/reasons";
 import { PROSPECT_MESSAGES } from "../prospects/messages";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 import { managedOwnerWithTwoPartners, moveOutBody, partnerOwnerWithTwoPartners } from "./shared-owner-test-helpers";
 
 /** issue 9 item 4: partners sharing an owner are isolated; another partner's record answers 404. */

@@ -6,10 +6,10 @@ import { getDb } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import type { CardInput } from "./card";
 import { DECLINE_CODES, PAYMENT_MESSAGES } from "./messages";
+import { paymentCharges, paymentMethods } from "./payments.table";
 import type { ChargeRequest } from "./processor";
 import { failNextCharge, processorFor } from "./processor-for";
 import { SimulatedProcessor } from "./simulated-processor";
-import { paymentCharges, paymentMethods } from "./tables";
 
 const now = () => new Date("2026-11-24T10:00:00Z");
 const processor = new SimulatedProcessor({ now });

@@ -5,8 +5,8 @@ import { errors } from "../../server/errors";
 import { randomToken } from "../../server/secrets";
 import { type CardBrand, type CardInput, type ValidCard, validateCard } from "./card";
 import { DECLINE_CODES, PAYMENT_MESSAGES } from "./messages";
+import { type PaymentCharge, paymentCharges, paymentFailNext, paymentMethods } from "./payments.table";
 import { type ChargeRequest, type ChargeResult, checkChargeRequest, type PaymentProcessor, type StoredMethod } from "./processor";
-import { type PaymentCharge, paymentCharges, paymentFailNext, paymentMethods } from "./tables";
 
 /** decisions §10, staging magic values: these two numbers; any other Luhn-valid number pays. */
 export const SIMULATED_CARDS = { pays: "4242424242424242", declines: "4000000000000002" } as const;

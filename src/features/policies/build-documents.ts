@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../server/db/client";
-import { propertyOwners } from "../owners/tables";
-import { prospects } from "../prospects/tables";
-import { properties, units } from "../roster/tables";
+import { propertyOwners } from "../owners/owners.table";
+import { prospects } from "../prospects/prospects.table";
+import { properties, units } from "../roster/roster.table";
 import { buildPolicyArchive } from "./documents/archive";
 import type { DeclarationsInput } from "./documents/input";
 import { type StoredArchive, storePolicyArchive } from "./documents/storage";

@@ -4,7 +4,7 @@ import { errors } from "../../server/errors";
 import { type Application, applications } from "../enrollment/applications/applications.table";
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
 import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 import { POLICY_MESSAGES as M } from "./messages";
 import { type CashDeposit, cashDeposits } from "./policies.table";
 

@@ -5,7 +5,7 @@ import { addJob } from "../../server/jobs/define-task";
 import { type Application, applications } from "../enrollment/applications/applications.table";
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
 import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 import { lockAddressForPolicy } from "../roster/address-lock";
 import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
 import { emitPolicyEvent } from "./events";

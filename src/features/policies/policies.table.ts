@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { date, index, integer, pgSequence, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { applications } from "../enrollment/applications/applications.table";
-import { propertyOwners } from "../owners/tables";
-import { prospects } from "../prospects/tables";
-import { properties, units } from "../roster/tables";
+import { propertyOwners } from "../owners/owners.table";
+import { prospects } from "../prospects/prospects.table";
+import { properties, units } from "../roster/roster.table";
 
 /** Feeds the six-digit part of policy numbers (`PIS-<year>-<000001>`; docs/decisions.md, Policies). */
 export const policyNumberSequence = pgSequence("policy_number_seq", { startWith: 1, increment: 1 });

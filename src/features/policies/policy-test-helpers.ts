@@ -6,8 +6,8 @@ import { runDueJobs } from "../../test/jobs";
 import { DEFAULT_UNDERWRITING_RULES } from "../enrollment/underwriting/rules";
 import { type UnderwritingOutcome, underwrite } from "../enrollment/underwriting/underwrite";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
-import { type Prospect, prospects } from "../prospects/tables";
-import { properties, units } from "../roster/tables";
+import { type Prospect, prospects } from "../prospects/prospects.table";
+import { properties, units } from "../roster/roster.table";
 import { formatPolicyNumber } from "./coverage";
 import { type Policy, policies } from "./policies.table";
 

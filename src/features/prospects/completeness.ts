@@ -1,4 +1,4 @@
-import type { Prospect } from "./tables";
+import type { Prospect } from "./prospects.table";
 
 type Field = keyof Prospect;
 

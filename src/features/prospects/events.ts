@@ -2,8 +2,8 @@ import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
 import { emitEvent } from "../webhooks/emit";
 import { omitEmpty } from "../webhooks/payloads";
+import type { Prospect } from "./prospects.table";
 import type { Source } from "./sources.table";
-import type { Prospect } from "./tables";
 import { linksOf } from "./view";
 
 type ProspectEvent = "prospect.created" | "prospect.ready" | "prospect.incomplete";

@@ -8,7 +8,7 @@ import { address } from "../roster/roster-test-helpers";
 import { REASONS } from "./eligibility/reasons";
 import { decide } from "./prospect__check_eligibility";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
-import { prospects } from "./tables";
+import { prospects } from "./prospects.table";
 
 describe("resolution by PMS identifiers (spec Prospect: pms_* fields for owners synced from a PMS)", () => {
   it("resolves the building and unit carrying the prospect's PMS identifiers, and only the building when the unit is unknown", async () => {

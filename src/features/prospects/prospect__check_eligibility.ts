@@ -7,7 +7,7 @@ import { type DecisionRow, decisionOf, lockDecisionRows } from "./eligibility/de
 import { undeterminedDecision } from "./eligibility/evaluate";
 import { ELIGIBILITY_MAX_ATTEMPTS } from "./eligibility/retry-schedule";
 import { emitProspectEvent } from "./events";
-import { type Prospect, prospects } from "./tables";
+import { type Prospect, prospects } from "./prospects.table";
 
 const Payload = z.object({ prospectId: z.number().int(), version: z.number().int() });
 

@@ -4,12 +4,12 @@ import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
 import { call } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
+import { properties, units } from "../roster/roster.table";
 import { address } from "../roster/roster-test-helpers";
-import { properties, units } from "../roster/tables";
 import { REASONS } from "./eligibility/reasons";
 import { PROSPECT_MESSAGES } from "./messages";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
-import { prospects } from "./tables";
+import { prospects } from "./prospects.table";
 
 describe("POST /partners/{owner_slug}/prospects (spec Prospect rules)", () => {
   it("creates with HTTP 200 and body 201, echoes written fields, never echoes secrets, and starts processing", async () => {

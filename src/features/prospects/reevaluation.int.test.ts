@@ -6,9 +6,9 @@ import { startReceiver } from "../../test/https-receiver";
 import { queuedJobs, runDueJobs, runDueJobsCounted } from "../../test/jobs";
 import { address } from "../roster/roster-test-helpers";
 import { REASONS } from "./eligibility/reasons";
+import { reevaluateTask } from "./prospect__reevaluate";
 import { completeProspect, prospectPartner } from "./prospect-test-helpers";
-import { reevaluateTask } from "./request-reevaluation";
-import { prospects } from "./tables";
+import { prospects } from "./prospects.table";
 
 const hook = await startReceiver();
 afterAll(hook.close);

@@ -5,7 +5,7 @@ import type { Owner } from "../owners/service";
 import { grantedBuildings } from "../roster/granted";
 import { lockOwnerRoster } from "../roster/lock";
 import { upsertProperties } from "../roster/properties";
-import { properties, units } from "../roster/tables";
+import { properties, units } from "../roster/roster.table";
 import { upsertUnits } from "../roster/units";
 import { PROSPECT_MESSAGES } from "./messages";
 import type { ProspectFields } from "./schemas";

@@ -9,10 +9,10 @@ import { isProspectComplete } from "./completeness";
 import { emitProspectEvent } from "./events";
 import { PROSPECT_MESSAGES } from "./messages";
 import { prospectCheckEligibility } from "./prospect__check_eligibility";
+import { type Prospect, prospects } from "./prospects.table";
 import { findReferencedLocation, resolveLocation } from "./resolve";
 import type { ProspectFields } from "./schemas";
 import { type Source, sources } from "./sources.table";
-import { type Prospect, prospects } from "./tables";
 
 export type { Source };
 export type ProspectTransition = { prospect: Prospect; created: boolean; becameIncomplete: boolean };

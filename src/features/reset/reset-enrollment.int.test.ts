@@ -16,9 +16,9 @@ import { issuePolicy } from "../policies/issue";
 import { cashDeposits, policies } from "../policies/policies.table";
 import { defaultOutcome, enrollmentPartnersOfThisFile, prospectRow } from "../policies/policy-test-helpers";
 import { completeProspect } from "../prospects/prospect-test-helpers";
+import type { Prospect } from "../prospects/prospects.table";
+import { prospects } from "../prospects/prospects.table";
 import { createSource } from "../prospects/sources";
-import type { Prospect } from "../prospects/tables";
-import { prospects } from "../prospects/tables";
 
 const partner = enrollmentPartnersOfThisFile();
 const PAID_AT = new Date("2026-11-24T15:00:00Z");

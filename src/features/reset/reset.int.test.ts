@@ -6,7 +6,7 @@ import { newClient } from "../../test/factories";
 import { call } from "../../test/http";
 import { issueAccessToken } from "../auth/tokens";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 
 afterEach(() => {
   process.env.APP_ENV = "staging";

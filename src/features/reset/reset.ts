@@ -6,8 +6,8 @@ import { residents } from "../enrollment/renters/residents.table";
 import { renterUsers } from "../enrollment/renters/users.table";
 import { deleteArchivesOfPolicies } from "../policies/documents/storage";
 import { cashDeposits, policies } from "../policies/policies.table";
+import { prospects } from "../prospects/prospects.table";
 import { sources } from "../prospects/sources.table";
-import { prospects } from "../prospects/tables";
 
 export type ResetResult = { user_ids: number[]; prospect_ids: number[]; policy_ids: number[]; resident_ids: number[] };
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { webhookDeliveryReplays } from "../webhooks/replays.table";
-import { webhookAttempts, webhookDeliveries, webhookEvents } from "../webhooks/tables";
+import { webhookAttempts, webhookDeliveries, webhookEvents } from "../webhooks/webhooks.table";
 import { type BatchOptions, countOf, cutoff, deleteInBatches, idArray, pause } from "./batches";
 
 /**

@@ -5,7 +5,7 @@ import { auditLog } from "../audit/audit-log.table";
 import { SESSION_LIFETIME_HOURS } from "../console/sessions";
 import { consoleSessions, consoleSignInFailures } from "../console/sessions.table";
 import { SIGN_IN_WINDOW_MINUTES } from "../console/sign-in";
-import { ingestionEvents } from "../ingestion/tables";
+import { ingestionEvents } from "../ingestion/ingestion-events.table";
 import { policyDocuments } from "../policies/documents/policy-documents.table";
 import { type BatchOptions, type Candidates, countOf, cutoff, deleteInBatches } from "./batches";
 

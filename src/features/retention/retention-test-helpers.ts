@@ -5,7 +5,7 @@ import { buildPolicyArchive } from "../policies/documents/archive";
 import { sampleDeclarations } from "../policies/documents/document-test-helpers";
 import { storePolicyArchive } from "../policies/documents/storage";
 import { insertBarePolicy } from "../policies/policy-test-helpers";
-import { DELIVERY_STATUSES } from "../webhooks/tables";
+import { DELIVERY_STATUSES } from "../webhooks/webhooks.table";
 
 type Rows = { keep: string[]; gone: string[] };
 /** Rows on both sides of every window, by table, each labelled with what the default windows do to it. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
-import { properties } from "./tables";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
+import { properties } from "./roster.table";
 
 /**
  * Activates or deactivates a building (spec Unit rules: a building is removed with `active: false`),

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
-import { properties } from "./tables";
+import { properties } from "./roster.table";
 
 /** Where a building's stored address came from (decisions §12, Buildings: derivation history). */
 export const ADDRESS_SOURCES = ["units", "properties", "staff_correction", "policy_lock"] as const;

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { recordAddressHistory } from "./address-history";
-import { properties } from "./tables";
+import { properties } from "./roster.table";
 
 /**
  * spec Property rules, Address derivation: derivation stops once any policy exists against the

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
 import { ROSTER_MESSAGES } from "./messages";
+import { bankAccounts } from "./roster.table";
 import { bankAccountItem, onboardingPartner } from "./roster-test-helpers";
-import { bankAccounts } from "./tables";
 
 const account = bankAccountItem;
 

@@ -5,7 +5,7 @@ import type { BankAccountItem } from "./api/bank-accounts.types";
 import { bankAccountItem } from "./api/bank-accounts.types";
 import { applyInOrder, externalIdOf, fail, ItemFailure, type ItemResult, parseItems } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
-import { bankAccounts } from "./tables";
+import { bankAccounts } from "./roster.table";
 
 type Account = typeof bankAccounts.$inferSelect;
 type Draft = { row: Partial<typeof bankAccounts.$inferInsert> & { externalSystemId: string }; existing?: Account };

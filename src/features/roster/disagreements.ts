@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { idArray } from "../../server/db/id-array";
-import { addressDisagreements } from "./tables";
+import { addressDisagreements } from "./roster.table";
 
 export type DisagreementRow = typeof addressDisagreements.$inferInsert;
 /** Each locked building's latest disagreement of each source, keyed `<property id>:<source>`. */

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import type { Owner } from "../owners/service";
-import { bankAccounts, type Coverage, type properties, type units } from "./tables";
+import { bankAccounts, type Coverage, type properties, type units } from "./roster.table";
 
 type Property = typeof properties.$inferSelect;
 type Unit = typeof units.$inferSelect;

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { ownerMergeBuildingAccess } from "../owners/merge/merge.table";
+import { ownerBuildingGrants } from "../owners/owners.table";
 import type { Owner } from "../owners/service";
-import { ownerBuildingGrants } from "../owners/tables";
-import { properties } from "./tables";
+import { properties } from "./roster.table";
 
 /**
  * The buildings a client reaches, as a condition on `properties`: for an owner with an existing

@@ -1,7 +1,7 @@
 import type { PropertyItem } from "./api/properties.types";
 import { fail } from "./collection";
 import { ROSTER_MESSAGES } from "./messages";
-import type { properties } from "./tables";
+import type { properties } from "./roster.table";
 
 export type PropertyRow = typeof properties.$inferSelect;
 /** A building as a batch sees it: its row (new rows have no id yet), its unit count, and whether it changed. */

@@ -7,8 +7,8 @@ import { grantBuilding } from "../owners/building-grants";
 import { createManagedOwner } from "../owners/service";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
 import { ROSTER_MESSAGES } from "./messages";
+import { bankAccounts, properties } from "./roster.table";
 import { address, bankAccountItem, building, type CollectionAnswer, onboardingPartner, serviceBuilding } from "./roster-test-helpers";
-import { bankAccounts, properties } from "./tables";
 
 type Post = (collection: "bank_accounts" | "properties" | "units", body: unknown) => Promise<{ body: CollectionAnswer }>;
 

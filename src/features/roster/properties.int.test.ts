@@ -7,8 +7,8 @@ import { grantBuilding } from "../owners/building-grants";
 import { createManagedOwner } from "../owners/service";
 import { coverageOf, payoutAccountIdOf, policyHolderNameOf } from "./effective";
 import { ROSTER_MESSAGES } from "./messages";
+import { bankAccounts, properties } from "./roster.table";
 import { address, building, onboardingPartner, serviceBuilding } from "./roster-test-helpers";
-import { bankAccounts, properties } from "./tables";
 
 describe("POST /partners/{owner_slug}/properties (spec Property rules)", () => {
   it("creates buildings with the documented defaults and normalized state and zip", async () => {

@@ -1,9 +1,9 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { idArray } from "../../server/db/id-array";
+import { ownerBuildingGrants } from "../owners/owners.table";
 import type { Owner } from "../owners/service";
-import { ownerBuildingGrants } from "../owners/tables";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { normalizeState, normalizeStreetLine, normalizeZip } from "./address";
 import { recordAddressHistory, type StoredAddress, sameAddress } from "./address-history";
 import { addressHistory } from "./address-history.table";
@@ -13,7 +13,7 @@ import { applyInOrder, fail, ItemFailure, type ItemResult, parseItems, sameStore
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { type Building, BuildingIndex, matchBuilding, nameKeyOf, type PropertyRow } from "./match-building";
 import { ROSTER_MESSAGES } from "./messages";
-import { addressDisagreements, bankAccounts, properties, units } from "./tables";
+import { addressDisagreements, bankAccounts, properties, units } from "./roster.table";
 
 export type { Building, PropertyRow };
 

@@ -4,7 +4,7 @@ import { newClient, newOwner, type TestClient } from "../../test/factories";
 import { call } from "../../test/http";
 import { normalizeStreetLine } from "./address";
 import { nameKeyOf } from "./match-building";
-import { properties } from "./tables";
+import { properties } from "./roster.table";
 
 export type CollectionAnswer = {
   status_code: number;
@@ -17,7 +17,7 @@ export async function onboardingPartner(options: { guarantorCapable?: boolean } 
   const client: TestClient = await newClient();
   const owner = await newOwner(client);
   if (options.guarantorCapable) {
-    const { propertyOwners } = await import("../owners/tables");
+    const { propertyOwners } = await import("../owners/owners.table");
     const { eq } = await import("drizzle-orm");
     await (await getDb()).update(propertyOwners).set({ guarantorCoverageCapable: true }).where(eq(propertyOwners.id, owner.id));
   }

@@ -4,8 +4,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, getDb } from "../../server/db/client";
 import { BUILD_TIMEOUT_MS, ensureBuilt, getJson, startProcess, until } from "../../test/processes";
+import { properties } from "./roster.table";
 import { address, onboardingPartner } from "./roster-test-helpers";
-import { properties } from "./tables";
 
 /**
  * decisions §14, Shutdown, on the built web process (scripts/serve.ts, as `npm start` runs it): a

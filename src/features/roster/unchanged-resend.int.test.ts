@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { queuedJobs } from "../../test/jobs";
-import { reevaluateTask } from "../prospects/request-reevaluation";
+import { reevaluateTask } from "../prospects/prospect__reevaluate";
 import { lockAddressForPolicy } from "./address-lock";
 import { building, onboardingPartner } from "./roster-test-helpers";
 

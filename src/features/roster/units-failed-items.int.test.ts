@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { ROSTER_MESSAGES } from "./messages";
+import { units } from "./roster.table";
 import { address, building, onboardingPartner } from "./roster-test-helpers";
-import { units } from "./tables";
 
 const unit = (id: string, property: string, extra: Record<string, unknown> = {}) => ({ external_system_id: id, property_external_id: property, ...extra });
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { coverageOf } from "./effective";
 import { ROSTER_MESSAGES } from "./messages";
+import { addressDisagreements, properties, units } from "./roster.table";
 import { address, onboardingPartner } from "./roster-test-helpers";
-import { addressDisagreements, properties, units } from "./tables";
 
 async function unitsOf(ownerId: number, propertyExternalId: string) {
   const db = await getDb();

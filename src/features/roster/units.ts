@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { idArray } from "../../server/db/id-array";
 import type { FieldErrors } from "../../server/errors";
-import { requestProspectReevaluation } from "../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../prospects/prospect__reevaluate";
 import { deriveBuildingStreet, deriveUnitName, normalizeStreetLine } from "./address";
 import { recordAddressHistory } from "./address-history";
 import { SINGLE_UNIT_TYPES } from "./api/properties.types";
@@ -11,7 +11,7 @@ import { insertRows, textArray } from "./bulk";
 import { applyInOrder, fail, ItemFailure, type ItemResult, type Parsed, parseItems, sameStored, validItems } from "./collection";
 import { alreadyRecorded, type LatestDisagreements, latestDisagreements } from "./disagreements";
 import { ROSTER_MESSAGES } from "./messages";
-import { addressDisagreements, properties, units } from "./tables";
+import { addressDisagreements, properties, units } from "./roster.table";
 
 type PropertyRow = typeof properties.$inferSelect;
 type UnitRow = typeof units.$inferSelect;

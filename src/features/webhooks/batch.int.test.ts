@@ -7,11 +7,11 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { attemptDeliveries, attemptDelivery } from "./deliver";
 import { emitEvent } from "./emit";
-import { deliveryTask, MAX_DELIVERIES_PER_JOB } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./tables";
+import { deliveryTask, MAX_DELIVERIES_PER_JOB } from "./webhook_delivery__attempt";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookRateWindows } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

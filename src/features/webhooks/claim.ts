@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { RATE_LIMIT_PER_MINUTE } from "./schedule";
-import type { WebhookDelivery, WebhookEndpoint } from "./tables";
+import type { WebhookDelivery, WebhookEndpoint } from "./webhooks.table";
 
 /** A claimed delivery with what its attempt needs; `withinRateLimit` is false for the excess. */
 export type ClaimedDelivery = {

@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { databaseUrl, getDb } from "../../server/db/client";
 import { startReceiver } from "../../test/https-receiver";
 import { emitEvent } from "./emit";
-import { webhookDeliveries } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookDeliveries } from "./webhooks.table";
 
 const workers: ChildProcess[] = [];
 afterAll(() => {

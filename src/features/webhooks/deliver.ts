@@ -12,7 +12,7 @@ import { signingSecretsFor } from "./secrets";
 import { type Outcome, settleDeliveries } from "./settle";
 import { signatureHeader } from "./signing";
 import { operatorHeaders } from "./static-headers";
-import type { WebhookDelivery } from "./tables";
+import type { WebhookDelivery } from "./webhooks.table";
 
 export type Clock = { now: () => Date };
 export const systemClock: Clock = { now: () => new Date() };

@@ -6,10 +6,10 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
-import { deliveryTask } from "./jobs";
 import { rotateOwnerSecret } from "./secrets";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./tables";
+import { deliveryTask } from "./webhook_delivery__attempt";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents, webhookRateWindows } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

@@ -2,10 +2,10 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { findEndpoint, type Subscriber } from "./endpoints";
-import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { webhookDeliveryReplays } from "./replays.table";
-import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./tables";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
+import { type WebhookDelivery, webhookAttempts, webhookDeliveries, webhookEvents } from "./webhooks.table";
 
 type Row = WebhookDelivery;
 

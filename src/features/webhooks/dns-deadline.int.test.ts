@@ -13,8 +13,8 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { attemptDeliveries } from "./deliver";
 import { emitEvent } from "./emit";
 import { LEASE_FAILURE } from "./http-post";
-import { webhookAttempts, webhookDeliveries } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 const sockets: dgram.Socket[] = [];

@@ -4,8 +4,8 @@ import { getDb } from "../../server/db/client";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
 import { emitEvents } from "./emit";
-import { webhookDeliveries, webhookEvents } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookDeliveries, webhookEvents } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

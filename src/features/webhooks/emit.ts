@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { type DataKey, EVENT_CATALOG, type EventName } from "./catalog";
-import { deliveryJobsFrom } from "./jobs";
 import { recordRefsOf } from "./record-refs";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 
 export type EmitInput<E extends EventName = EventName> = {
   ownerId: number;

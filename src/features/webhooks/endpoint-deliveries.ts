@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
-import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 
 /**
  * spec Webhook delivery status (`failed` only after attempt 25) and Delivery mechanics 1: an

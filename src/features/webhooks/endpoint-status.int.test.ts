@@ -7,8 +7,8 @@ import { runDueJobs } from "../../test/jobs";
 import { attemptDelivery, type Clock } from "./deliver";
 import { emitEvent } from "./emit";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { webhookAttempts, webhookDeliveries, webhookRateWindows } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries, webhookRateWindows } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

@@ -7,7 +7,7 @@ import { checkDestination } from "./destination-guard";
 import { endEndpointDeliveries, resumeEndpointDeliveries } from "./endpoint-deliveries";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { providers } from "./providers.table";
-import { type WebhookEndpoint, webhookEndpoints } from "./tables";
+import { type WebhookEndpoint, webhookEndpoints } from "./webhooks.table";
 
 /**
  * Whose endpoints a route reaches: an owner's, or a provider subscription's (spec: never both), and

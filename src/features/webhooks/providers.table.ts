@@ -1,6 +1,6 @@
 import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../owners/tables";
-import { properties } from "../roster/tables";
+import { propertyOwners } from "../owners/owners.table";
+import { properties } from "../roster/roster.table";
 
 /**
  * A provider subscription (spec Delivery mechanics 6): one subscriber receiving events of many owners

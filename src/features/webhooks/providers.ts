@@ -3,9 +3,9 @@ import type { Tx } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { encryptSecret } from "../../server/secrets";
 import { findActiveClient } from "../auth/clients";
+import { propertyOwners } from "../owners/owners.table";
 import { newSigningSecret } from "../owners/service";
-import { propertyOwners } from "../owners/tables";
-import { properties } from "../roster/tables";
+import { properties } from "../roster/roster.table";
 import { providerBuildings, providerOwners, providers } from "./providers.table";
 
 /** A building named by the operator: its owner's slug and its `external_system_id` under that owner. */

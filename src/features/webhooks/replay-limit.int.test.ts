@@ -10,8 +10,8 @@ import { emitEvent } from "./emit";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { createProvider } from "./providers";
 import { webhookDeliveryReplays } from "./replays.table";
-import { webhookDeliveries } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookDeliveries } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

@@ -1,5 +1,5 @@
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { webhookDeliveries } from "./tables";
+import { webhookDeliveries } from "./webhooks.table";
 
 /**
  * The last time the Partner API replayed a `delivered` delivery (decisions §15: at most once a

@@ -2,10 +2,10 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { decryptSecret, encryptSecret } from "../../server/secrets";
 import { ownerMerges } from "../owners/merge/merge.table";
+import { propertyOwners } from "../owners/owners.table";
 import { newSigningSecret } from "../owners/service";
-import { propertyOwners } from "../owners/tables";
 import { providers } from "./providers.table";
-import type { WebhookEndpoint } from "./tables";
+import type { WebhookEndpoint } from "./webhooks.table";
 
 /** A rotated-out secret stays valid this long, signed alongside the new one (issue: rotation window). */
 export const ROTATION_WINDOW_MS = 24 * 60 * 60 * 1000;

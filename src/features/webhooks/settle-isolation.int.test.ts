@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { queuedJobs } from "../../test/jobs";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
 import { attemptDeliveries } from "./deliver";
 import { emitEvent } from "./emit";
-import { deliveryTask } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { webhookAttempts, webhookDeliveries } from "./tables";
+import { deliveryTask } from "./webhook_delivery__attempt";
 import { reapLapsedDeliveries } from "./webhook_delivery__reap";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
-import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
-import type { WebhookDelivery } from "./tables";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
+import type { WebhookDelivery } from "./webhooks.table";
 
 /** What one attempt (or a decision not to send) leaves on a delivery. */
 export type Outcome = {

@@ -4,8 +4,8 @@ import { databaseUrl, getDb } from "../../server/db/client";
 import { startReceiver } from "../../test/https-receiver";
 import { getJson, startProcess, until } from "../../test/processes";
 import { emitEvent } from "./emit";
-import { webhookDeliveries } from "./tables";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookDeliveries } from "./webhooks.table";
 
 /**
  * decisions §14, Shutdown, with two real worker processes and a real HTTPS receiver: a worker

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, type FieldErrors } from "../../server/errors";
 import { WEBHOOK_MESSAGES } from "./messages";
-import { type WebhookEndpoint, webhookEndpoints } from "./tables";
+import { type WebhookEndpoint, webhookEndpoints } from "./webhooks.table";
 
 /** RFC 9110 §5.1: a field name is a token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

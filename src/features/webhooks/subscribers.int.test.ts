@@ -9,8 +9,8 @@ import { runDueJobs } from "../../test/jobs";
 import { emitEvent } from "./emit";
 import { createProvider } from "./providers";
 import { providers } from "./providers.table";
-import { webhookDeliveries } from "./tables";
 import { verifySignature, webhookPartner } from "./webhook-test-helpers";
+import { webhookDeliveries } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 

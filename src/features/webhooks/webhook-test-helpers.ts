@@ -4,7 +4,7 @@ import { getDb } from "../../server/db/client";
 import { decryptSecret } from "../../server/secrets";
 import { newClient, newOwner } from "../../test/factories";
 import { call } from "../../test/http";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
 
 export async function webhookPartner() {
   const client = await newClient();

@@ -4,9 +4,9 @@ import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { defineTask } from "../../server/jobs/define-task";
 import { logger } from "../../server/log";
-import { deliveryJobsFrom } from "./jobs";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { MAX_ATTEMPTS, MAX_DELAY_SECONDS } from "./schedule";
+import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 
 /**
  * Crash safety: a worker killed (or stalled) mid-attempt leaves its delivery `delivering`. Deliveries

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ingestionEvents } from "../../features/ingestion/tables";
+import { ingestionEvents } from "../../features/ingestion/ingestion-events.table";
 import { PROSPECT_MESSAGES } from "../../features/prospects/messages";
 import { completeProspect, prospectPartner } from "../../features/prospects/prospect-test-helpers";
 import { grant, newClient } from "../../test/factories";

@@ -11,7 +11,7 @@ import { call } from "@/test/http";
 import { auditLog } from "../../audit/audit-log.table";
 import { mergeOwners } from "../../owners/merge/merge";
 import { createManagedOwner } from "../../owners/service";
-import { apiClients } from "../tables";
+import { apiClients } from "../clients.table";
 import { audienceOf } from "../tokens";
 
 /**

@@ -2,14 +2,14 @@ import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { propertyOwners } from "../../owners/tables";
-import { paymentMethods } from "../../payments/tables";
+import { propertyOwners } from "../../owners/owners.table";
+import { paymentMethods } from "../../payments/payments.table";
 import { policies } from "../../policies/policies.table";
+import { BILLING_CHARGE_KINDS, BILLING_CHARGE_STATUSES, billingCharges, DELINQUENCY_STATUSES, delinquencies } from "../billing.table";
 import { delinquencyRef } from "../delinquencies";
 import { BILLING_MESSAGES as M } from "../messages";
 import { storedMethodOf } from "../method";
 import { nextUncharged } from "../schedule";
-import { BILLING_CHARGE_KINDS, BILLING_CHARGE_STATUSES, billingCharges, DELINQUENCY_STATUSES, delinquencies } from "../tables";
 
 /** What the console shows of billing (decisions §12 Prospects and policies; issue 12 item 6). Explicit allowlists. */
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../../owners/tables";
-import { prospects } from "../../prospects/tables";
+import { propertyOwners } from "../../owners/owners.table";
+import { prospects } from "../../prospects/prospects.table";
 import { renterUsers } from "../renters/users.table";
 import type { UnderwritingOutcome } from "../underwriting/underwrite";
 

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
+import type { Prospect } from "../../prospects/prospects.table";
 import { sources } from "../../prospects/sources.table";
-import type { Prospect } from "../../prospects/tables";
 import { emitEvent } from "../../webhooks/emit";
 import type { Application } from "./applications.table";
 import { policyApplicationPayload } from "./payload";

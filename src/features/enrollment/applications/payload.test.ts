@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Prospect } from "../../prospects/tables";
+import type { Prospect } from "../../prospects/prospects.table";
 import type { Application } from "./applications.table";
 import { policyApplicationPayload } from "./payload";
 import { isOffered } from "./service";

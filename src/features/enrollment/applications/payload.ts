@@ -1,4 +1,4 @@
-import type { Prospect } from "../../prospects/tables";
+import type { Prospect } from "../../prospects/prospects.table";
 import { applicationPayload } from "../../webhooks/payloads";
 import type { Application } from "./applications.table";
 

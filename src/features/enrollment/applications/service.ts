@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { type Prospect, prospects } from "../../prospects/tables";
+import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { ensureRenterUser } from "../renters/renters";
 import type { UnderwritingOutcome } from "../underwriting/underwrite";
 import { type Application, type ApplicationProduct, applications, type Cadence } from "./applications.table";

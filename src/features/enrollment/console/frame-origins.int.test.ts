@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { proxy } from "../../../proxy";
 import { resetConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../../server/errors";
 import { newClient, newOwner, unique } from "../../../test/factories";
 import { auditLog } from "../../audit/audit-log.table";
-import { staff } from "../../owners/merge/merge-test-helpers";
 import { frameOrigins } from "../frame-origins.table";
 
 async function auditOf(id: number) {

@@ -3,12 +3,9 @@ import { z } from "zod";
 import { getConfig } from "../../../server/config";
 import type { Db } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { router } from "../../../server/trpc/init";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { staffProcedure } from "../../auth/procedures";
 import { frameOriginOf } from "../frame-origins";
 import { frameOrigins } from "../frame-origins.table";
-import { frameOriginAddInput, frameOriginRemoveInput } from "./frame-origins.inputs";
 
 /**
  * Operator frame origins in the console (spec Domain allowlist; decisions §4 `frame-origin add`,
@@ -61,17 +58,3 @@ export async function removeFrameOrigin(db: Db, actor: AuditActor, id: number): 
     return { removed: view(row) };
   });
 }
-
-export const frameOriginsConsoleRouter = router({
-  list: staffProcedure("access.read")
-    .output(z.array(frameOriginRow))
-    .query(({ ctx }) => listFrameOrigins(ctx.db)),
-  add: staffProcedure("access.manage")
-    .input(frameOriginAddInput)
-    .output(frameOriginRow)
-    .mutation(({ ctx, input }) => addFrameOriginByStaff(ctx.db, ctx.actor, input.origin)),
-  remove: staffProcedure("access.manage")
-    .input(frameOriginRemoveInput)
-    .output(z.object({ removed: frameOriginRow }))
-    .mutation(({ ctx, input }) => removeFrameOrigin(ctx.db, ctx.actor, input.id)),
-});

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { getDb } from "../../../server/db/client";
 import type { enrollmentPartnersOfThisFile } from "../../policies/policy-test-helpers";
 import { enrollmentUrl, type LinkCadence, type SelectedProduct } from "../../prospects/enrollment-links";
-import type { Prospect } from "../../prospects/tables";
+import type { Prospect } from "../../prospects/prospects.table";
 import { applications } from "../applications/applications.table";
 import type { ActionResult, FlowView, LinkParams, LoadResult, PaymentInput } from "./contract";
 import { loadEnrollment } from "./service";

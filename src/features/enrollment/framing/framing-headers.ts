@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "../../../server/db/client";
 import { logger } from "../../../server/log";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import { frameOrigins } from "../frame-origins.table";
 import { frameAncestorsHeader, HOSTED_FRAMING_HEADERS, NO_FRAMING } from "./frame-ancestors";
 

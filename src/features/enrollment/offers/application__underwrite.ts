@@ -1,67 +1,20 @@
-import { isDeepStrictEqual } from "node:util";
-import { eq } from "drizzle-orm";
-import { getConfig } from "../../../server/config";
-import { getDb, type Tx } from "../../../server/db/client";
-import { defineTask } from "../../../server/jobs/define-task";
-import { enterOwnerGate } from "../../owners/merge/gate";
-import { propertyOwners } from "../../owners/tables";
-import { prospects } from "../../prospects/tables";
-import { properties, units } from "../../roster/tables";
-import { type Application, applications } from "../applications/applications.table";
-import { recordUnderwriting } from "../applications/service";
-import { underwritingRulesFor } from "../underwriting/rules-store";
-import { type UnderwritingOutcome, underwrite } from "../underwriting/underwrite";
-import { underwritingInputOf } from "./input";
-import { underwriteTask } from "./request";
+import { z } from "zod";
+import type { Tx } from "../../../server/db/client";
+import { addJob, declareTask } from "../../../server/jobs/define-task";
+import type { Application } from "../applications/applications.table";
 
-/** The application with everything underwriting reads, in one statement, both rows locked. */
-async function lockUnderwritingRow(tx: Tx, applicationId: number) {
-  const [row] = await tx
-    .select({ application: applications, prospect: prospects, owner: propertyOwners, property: properties, unit: units })
-    .from(applications)
-    .innerJoin(prospects, eq(prospects.id, applications.prospectId))
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(eq(applications.id, applicationId))
-    .for("update", { of: [applications, prospects] });
-  return row;
-}
-
-export type UnderwritingResult = { application: Application; outcome: UnderwritingOutcome } | undefined;
+export const UnderwritePayload = z.object({ applicationId: z.number().int() });
 
 /**
- * decisions §10 step (2), docs/underwriting.md: underwrites the application with the owner's
- * rules, records it (`policy_application.quoted` / `.declined`, once per outcome) and stores the
- * outcome on the prospect for `offered_products` and the decline reasons. Nothing is done for an
- * application that is gone or canceled (reset) or a prospect no longer eligible to enroll (the flow
- * shows it blocked). Running it again with the same inputs changes nothing and emits nothing.
+ * The underwriting task (CONTRIBUTING.md, Jobs); `application__underwrite.handler.ts` defines it with
+ * its handler (apart, as `prospect__reevaluate`'s, so the flow never imports the handler's imports).
  */
-export async function underwriteApplication(tx: Tx, applicationId: number): Promise<UnderwritingResult> {
-  const row = await lockUnderwritingRow(tx, applicationId);
-  if (row?.application.status !== "created") return undefined;
-  if (row.prospect.status !== "ready" || row.prospect.eligibility?.eligible !== true) return undefined;
-  const rules = await underwritingRulesFor(tx, row.prospect.ownerId);
-  const outcome = underwrite(underwritingInputOf({ ...row, property: row.property ?? null, unit: row.unit ?? null }, rules, getConfig().appEnv));
-  const application = await recordUnderwriting(tx, row.application, outcome);
-  // jsonb drops undefined fields: compare as stored, so a second run writes nothing.
-  const stored = JSON.parse(JSON.stringify(outcome)) as UnderwritingOutcome;
-  if (!isDeepStrictEqual(row.prospect.underwriting, stored)) {
-    await tx.update(prospects).set({ underwriting: stored }).where(eq(prospects.id, row.prospect.id));
-  }
-  return { application, outcome };
-}
+export const underwriteTask = declareTask({ name: "application__underwrite", payload: UnderwritePayload, maxAttempts: 5 });
 
-export const applicationUnderwrite = defineTask({
-  ...underwriteTask,
-  handler: async ({ applicationId }) => {
-    const db = await getDb();
-    await db.transaction(async (tx) => {
-      // The owner's merge gate first, as every owner-scoped write (owners/merge/gate.ts): a merge
-      // running now finishes before this job reads and writes what it moves.
-      const [application] = await tx.select({ ownerId: applications.ownerId }).from(applications).where(eq(applications.id, applicationId));
-      if (application) await enterOwnerGate(tx, application.ownerId);
-      return underwriteApplication(tx, applicationId);
-    });
-  },
-});
+/**
+ * decisions §10 step (2): the flow calls this inside the transaction that completes the details
+ * step. One pending job per application: a second request before it runs replaces it.
+ */
+export async function requestUnderwriting(tx: Tx, application: Pick<Application, "id">): Promise<void> {
+  await addJob(tx, underwriteTask, { applicationId: application.id }, { jobKey: `application-underwrite:${application.id}` });
+}

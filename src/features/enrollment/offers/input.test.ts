@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Owner } from "../../owners/service";
-import type { Prospect } from "../../prospects/tables";
+import type { Prospect } from "../../prospects/prospects.table";
 import { DEFAULT_UNDERWRITING_RULES } from "../underwriting/rules";
 import { underwrite } from "../underwriting/underwrite";
 import { type UnderwritingRow, underwritingInputOf } from "./input";

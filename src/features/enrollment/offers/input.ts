@@ -1,7 +1,7 @@
 import type { Owner } from "../../owners/service";
 import { coverageFor } from "../../prospects/eligibility/evaluate";
-import type { Prospect } from "../../prospects/tables";
-import type { properties, units } from "../../roster/tables";
+import type { Prospect } from "../../prospects/prospects.table";
+import type { properties, units } from "../../roster/roster.table";
 import type { UnderwritingRules } from "../underwriting/rules";
 import type { UnderwritingInput } from "../underwriting/underwrite";
 

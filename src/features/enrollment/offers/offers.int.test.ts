@@ -5,12 +5,12 @@ import { call } from "../../../test/http";
 import { runDueJobs, runDueJobsCounted } from "../../../test/jobs";
 import { enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
 import { REASONS } from "../../prospects/eligibility/reasons";
-import { type Prospect, prospects } from "../../prospects/tables";
+import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { startApplication } from "../applications/service";
 import { loadEnrollment } from "../flow/service";
 import { UNDERWRITING_REASONS } from "../underwriting/messages";
-import { underwriteApplication } from "./application__underwrite";
-import { requestUnderwriting } from "./request";
+import { requestUnderwriting } from "./application__underwrite";
+import { underwriteApplication } from "./application__underwrite.handler";
 import { offeredProductsSchema } from "./schema";
 
 const partner = enrollmentPartnersOfThisFile();

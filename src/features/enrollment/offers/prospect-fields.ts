@@ -1,5 +1,5 @@
 import { enrollmentUrl, type Flow, type LinkParts } from "../../prospects/enrollment-links";
-import type { Prospect } from "../../prospects/tables";
+import type { Prospect } from "../../prospects/prospects.table";
 import type { OfferedProductEntry } from "./schema";
 
 /**

@@ -1,7 +1,7 @@
 import { index, integer, pgTable, serial, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import { cashDeposits, policies } from "../../policies/policies.table";
-import { units } from "../../roster/tables";
+import { units } from "../../roster/roster.table";
 import { renterUsers } from "./users.table";
 
 /**

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { AppError, errors, type FieldErrors } from "../../../server/errors";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import { UNDERWRITING_MESSAGES } from "./messages";
 import { DEFAULT_UNDERWRITING_RULES, mergeUnderwritingRules, type UnderwritingRules, underwritingRulesOverrideSchema } from "./rules";
 import { underwritingRules } from "./rules.table";

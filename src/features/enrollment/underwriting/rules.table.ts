@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, timestamp } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import type { UnderwritingRulesOverride } from "./rules";
 
 /**

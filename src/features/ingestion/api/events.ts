@@ -3,9 +3,9 @@ import { jsonBody } from "../../../server/http/json-body";
 import { addJob } from "../../../server/jobs/define-task";
 import { ingestionProcedure } from "../../auth/procedures";
 import { ingestionEventApply } from "../ingestion_event__apply";
+import { ingestionEvents } from "../ingestion-events.table";
 import { INGESTION_MESSAGES } from "../messages";
 import { sealNeverEchoed } from "../sealed-fields";
-import { ingestionEvents } from "../tables";
 
 /**
  * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is 202 with an empty

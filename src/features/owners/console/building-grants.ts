@@ -3,11 +3,11 @@ import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { apiClients } from "../../auth/tables";
-import { properties } from "../../roster/tables";
+import { apiClients } from "../../auth/clients.table";
+import { properties } from "../../roster/roster.table";
 import { grantBuilding } from "../building-grants";
+import { ownerBuildingGrants, propertyOwners } from "../owners.table";
 import { findOwnerBySlugExactly } from "../service";
-import { ownerBuildingGrants, propertyOwners } from "../tables";
 import { buildingGrantInput, pmsType } from "./building-grants.inputs";
 
 /**

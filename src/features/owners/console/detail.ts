@@ -2,13 +2,13 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from "driz
 import { z } from "zod";
 import type { Db } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { apiClients, clientOwnerGrants } from "../../auth/tables";
+import { apiClients, clientOwnerGrants } from "../../auth/clients.table";
 import { policies } from "../../policies/policies.table";
-import { prospects } from "../../prospects/tables";
-import { bankAccounts, properties, units } from "../../roster/tables";
-import { webhookEndpoints } from "../../webhooks/tables";
+import { prospects } from "../../prospects/prospects.table";
+import { bankAccounts, properties, units } from "../../roster/roster.table";
+import { webhookEndpoints } from "../../webhooks/webhooks.table";
 import { ownerMerges } from "../merge/merge.table";
-import { propertyOwners } from "../tables";
+import { propertyOwners } from "../owners.table";
 
 /**
  * The console's owner list and owner page (decisions §12 Owners: detail with roster, prospects,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { getDb } from "../../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../../server/errors";
 import { decryptSecret } from "../../../server/secrets";
@@ -7,12 +8,12 @@ import { newClient, newOwner, unique } from "../../../test/factories";
 import { receiversOfThisFile } from "../../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../../test/jobs";
 import { auditLog } from "../../audit/audit-log.table";
-import { reevaluationJobKey } from "../../prospects/request-reevaluation";
+import { reevaluationJobKey } from "../../prospects/prospect__reevaluate";
 import { emitEvent } from "../../webhooks/emit";
 import { ROTATION_WINDOW_MS } from "../../webhooks/secrets";
 import { verifySignature, webhookPartner } from "../../webhooks/webhook-test-helpers";
-import { duplicatePair, loadedOwner, staff } from "../merge/merge-test-helpers";
-import { propertyOwners } from "../tables";
+import { duplicatePair, loadedOwner } from "../merge/merge-test-helpers";
+import { propertyOwners } from "../owners.table";
 
 const receiver = receiversOfThisFile();
 

@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
+import { propertyOwners } from "../owners.table";
 import { applyOwnerSettings, type Owner } from "../service";
-import { propertyOwners } from "../tables";
 import { ownerSettingsInput } from "./settings.inputs";
 
 /**

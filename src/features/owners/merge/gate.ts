@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../server/db/client";
-import { propertyOwners } from "../tables";
+import { propertyOwners } from "../owners.table";
 
 /**
  * The merge gate (decisions §12: "writes under either slug during a merge wait for it and are never

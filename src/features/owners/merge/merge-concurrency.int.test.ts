@@ -3,8 +3,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { databaseUrl, getDb } from "../../../server/db/client";
 import { connectPostgres } from "../../../server/db/url";
 import { call } from "../../../test/http";
-import { prospects } from "../../prospects/tables";
-import { webhookEndpoints } from "../../webhooks/tables";
+import { prospects } from "../../prospects/prospects.table";
+import { webhookEndpoints } from "../../webhooks/webhooks.table";
 import { mergeOwners } from "./merge";
 import { duplicatePair, partnerCalls } from "./merge-test-helpers";
 

@@ -1,17 +1,10 @@
 import { expect } from "vitest";
 import { getDb } from "../../../server/db/client";
-import { logger } from "../../../server/log";
 import { grant, newClient, newOwner, type TestClient, unique } from "../../../test/factories";
 import { call } from "../../../test/http";
 import { completeProspectFields } from "../../../test/samples";
-import { consoleRouter } from "../../console/router";
 import { createSource } from "../../prospects/sources";
 import { address, bankAccountItem } from "../../roster/roster-test-helpers";
-
-export async function staff(role: "operator" | "account_manager" | null = "operator") {
-  const base = { db: await getDb(), log: logger(), requestId: "test" };
-  return consoleRouter.createCaller({ ...base, user: role && { id: 1, email: `${role}@example.com`, role } });
-}
 
 /** A partner's calls on one owner slug through the real Partner API handler. */
 export function partnerCalls(token: string, slug: string, source: string) {

@@ -1,17 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { admin } from "../../../cli/admin-test-helpers";
 import { getDb } from "../../../server/db/client";
 import { decryptSecret } from "../../../server/secrets";
 import { call } from "../../../test/http";
 import { auditLog } from "../../audit/audit-log.table";
-import { prospects } from "../../prospects/tables";
-import { bankAccounts, properties } from "../../roster/tables";
+import { prospects } from "../../prospects/prospects.table";
+import { bankAccounts, properties } from "../../roster/roster.table";
 import { forgetSigningSecrets, signingSecretsFor } from "../../webhooks/secrets";
-import { webhookDeliveries, webhookEndpoints } from "../../webhooks/tables";
-import { propertyOwners } from "../tables";
+import { webhookDeliveries, webhookEndpoints } from "../../webhooks/webhooks.table";
+import { propertyOwners } from "../owners.table";
 import { mergeOwners } from "./merge";
-import { duplicatePair, partnerCalls, staff } from "./merge-test-helpers";
+import { duplicatePair, partnerCalls } from "./merge-test-helpers";
 import { planMerge } from "./plan";
 
 async function ownerRow(id: number) {

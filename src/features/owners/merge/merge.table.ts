@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
-import { properties } from "../../roster/tables";
-import { propertyOwners } from "../tables";
+import { properties } from "../../roster/roster.table";
+import { propertyOwners } from "../owners.table";
 
 export type MergeMoves = {
   buildings: number;

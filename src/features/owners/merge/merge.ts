@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../../server/db/client";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { requestProspectReevaluation } from "../../prospects/request-reevaluation";
+import { requestProspectReevaluation } from "../../prospects/prospect__reevaluate";
 import { lockOwnerRoster } from "../../roster/lock";
 import { forgetSigningSecrets, ROTATION_WINDOW_MS } from "../../webhooks/secrets";
+import { propertyOwners } from "../owners.table";
 import type { Owner } from "../service";
-import { propertyOwners } from "../tables";
 import { closeGatesForMerge } from "./gate";
 import { type MergeMoves, ownerMerges } from "./merge.table";
 import { mergeOwnersOf, planOwners, renamedKey } from "./plan";

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Tx } from "../../../server/db/client";
-import { propertyOwners } from "../tables";
+import { propertyOwners } from "../owners.table";
 
 export type OwnerListEntry = { owner_slug: string; external_org_id: string; name: string; managed: boolean; merged_into?: string };
 

@@ -1,7 +1,7 @@
 import { asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
-import { units } from "../../roster/tables";
+import { units } from "../../roster/roster.table";
 import { POLICY_STATUSES, type Policy } from "../policies.table";
 import { policyRevisions } from "../revisions/policy-revisions.table";
 import { statusHistoryOf } from "../status/change-status";

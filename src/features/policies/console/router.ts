@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "../console";
 import { cancelPolicy } from "../revisions/cancel";
 import { revisePolicy } from "../revisions/revise";
 import { policyById as byId, policyCancelInput, policyReviseInput } from "./inputs";
+import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "./search";
 
 /**
  * The console's policy screens (issue 12 item 6; decisions §12 Prospects and policies): search and

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../../server/db/client";
 import { call } from "../../../test/http";
 import { buildingForConsole } from "../../roster/console/buildings";
+import { addressDisagreements, properties } from "../../roster/roster.table";
 import { address } from "../../roster/roster-test-helpers";
-import { addressDisagreements, properties } from "../../roster/tables";
 import { enrollmentPartnersOfThisFile } from "../policy-test-helpers";
 import { issuedPolicy } from "./lifecycle-test-helpers";
 

@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { getDb } from "../../../server/db/client";
 import { call } from "../../../test/http";
 import { recordUnderwriting, startApplication, submitApplication } from "../../enrollment/applications/service";
-import { webhookEvents } from "../../webhooks/tables";
+import { webhookEvents } from "../../webhooks/webhooks.table";
 import { issuePolicy } from "../issue";
 import { type Policy, policies } from "../policies.table";
 import { defaultOutcome, type enrollmentPartner } from "../policy-test-helpers";

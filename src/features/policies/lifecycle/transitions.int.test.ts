@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../../server/db/client";
-import { properties } from "../../roster/tables";
+import { properties } from "../../roster/roster.table";
 import { RENEWAL_BLOCKING_REASONS as R } from "../messages";
 import { policies } from "../policies.table";
 import { enrollmentPartnersOfThisFile } from "../policy-test-helpers";

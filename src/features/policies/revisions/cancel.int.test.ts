@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../../server/db/client";
 import { runDueJobs } from "../../../test/jobs";
 import { auditLog } from "../../audit/audit-log.table";
-import { prospects } from "../../prospects/tables";
+import { prospects } from "../../prospects/prospects.table";
 import { policyDocuments } from "../documents/policy-documents.table";
 import { policies } from "../policies.table";
 import { enrollmentPartnersOfThisFile } from "../policy-test-helpers";

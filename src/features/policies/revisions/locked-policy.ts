@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import type { AuditActor } from "../../audit/audit";
-import { units } from "../../roster/tables";
+import { units } from "../../roster/roster.table";
 import { type Policy, policies } from "../policies.table";
 import { REVISION_MESSAGES as M } from "./messages";
 import type { RevisedState } from "./policy-revisions.table";

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { prospects } from "../../prospects/tables";
+import { prospects } from "../../prospects/prospects.table";
 import { emitPolicyEvents, type PolicyEvent } from "../events";
 import { latestCoverageOfPolicy } from "../latest-coverage";
 import { LIFECYCLE_MESSAGES } from "../messages";

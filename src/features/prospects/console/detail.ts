@@ -3,11 +3,11 @@ import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { applications } from "../../enrollment/applications/applications.table";
-import { propertyOwners } from "../../owners/tables";
-import { properties, units } from "../../roster/tables";
-import { DELIVERY_STATUSES } from "../../webhooks/tables";
+import { propertyOwners } from "../../owners/owners.table";
+import { properties, units } from "../../roster/roster.table";
+import { DELIVERY_STATUSES } from "../../webhooks/webhooks.table";
+import { prospects } from "../prospects.table";
 import { sources } from "../sources.table";
-import { prospects } from "../tables";
 import { linksOf } from "../view";
 import { fullName, PROSPECT_STATUSES } from "./search";
 

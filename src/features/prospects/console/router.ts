@@ -3,6 +3,8 @@ import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
 import { consoleProspectDetail, prospectForConsole } from "./detail";
 import { consoleProspectRow, prospectSearchInput, searchProspects } from "./search";
+import { createSourceByStaff, listSources, sourceRow, updateSourceByStaff } from "./sources";
+import { sourceCreateInput, sourceUpdateInput } from "./sources.inputs";
 
 /** The console's prospect screens (issue 11 item 6): read-only. */
 export const prospectsConsoleRouter = router({
@@ -14,4 +16,19 @@ export const prospectsConsoleRouter = router({
     .input(z.object({ id: z.number().int().positive().max(2_147_483_647) }))
     .output(consoleProspectDetail)
     .query(({ ctx, input }) => prospectForConsole(ctx.db, input.id)),
+});
+
+/** Sources (decisions §12 Access): flow, optional ingest fields, redirect domains. */
+export const sourcesConsoleRouter = router({
+  list: staffProcedure("access.read")
+    .output(z.array(sourceRow))
+    .query(({ ctx }) => listSources(ctx.db)),
+  create: staffProcedure("access.manage")
+    .input(sourceCreateInput)
+    .output(sourceRow)
+    .mutation(({ ctx, input }) => createSourceByStaff(ctx.db, ctx.actor, input)),
+  update: staffProcedure("access.manage")
+    .input(sourceUpdateInput)
+    .output(sourceRow)
+    .mutation(({ ctx, input }) => updateSourceByStaff(ctx.db, ctx.actor, input)),
 });

@@ -1,9 +1,9 @@
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
-import { propertyOwners } from "../../owners/tables";
-import { properties, units } from "../../roster/tables";
-import { prospects } from "../tables";
+import { propertyOwners } from "../../owners/owners.table";
+import { properties, units } from "../../roster/roster.table";
+import { prospects } from "../prospects.table";
 
 export const PROSPECT_STATUSES = ["incomplete", "processing", "ready", "error"] as const;
 

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { staff } from "@/test/console";
 import { resetConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
 import { appErrorOf, fieldMessagesOf } from "../../../server/errors";
 import { newClient, unique } from "../../../test/factories";
 import { auditLog } from "../../audit/audit-log.table";
-import { staff } from "../../owners/merge/merge-test-helpers";
 import { sources } from "../sources.table";
 
 const newCode = () => unique("src").replace("-", "_");

@@ -2,10 +2,8 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { router } from "../../../server/trpc/init";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { staffProcedure } from "../../auth/procedures";
-import { apiClients } from "../../auth/tables";
+import { apiClients } from "../../auth/clients.table";
 import { createSource, redirectDomainsOf } from "../sources";
 import { type Source, sources } from "../sources.table";
 import { sourceCreateInput, sourceFlow, sourceUpdateInput } from "./sources.inputs";
@@ -84,17 +82,3 @@ export async function updateSourceByStaff(db: Db, actor: AuditActor, input: z.in
   });
   return sourceView(db, input.code);
 }
-
-export const sourcesConsoleRouter = router({
-  list: staffProcedure("access.read")
-    .output(z.array(sourceRow))
-    .query(({ ctx }) => listSources(ctx.db)),
-  create: staffProcedure("access.manage")
-    .input(sourceCreateInput)
-    .output(sourceRow)
-    .mutation(({ ctx, input }) => createSourceByStaff(ctx.db, ctx.actor, input)),
-  update: staffProcedure("access.manage")
-    .input(sourceUpdateInput)
-    .output(sourceRow)
-    .mutation(({ ctx, input }) => updateSourceByStaff(ctx.db, ctx.actor, input)),
-});

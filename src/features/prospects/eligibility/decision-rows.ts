@@ -1,9 +1,9 @@
 import { eq, type SQL } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
-import { propertyOwners } from "../../owners/tables";
-import { properties, units } from "../../roster/tables";
+import { propertyOwners } from "../../owners/owners.table";
+import { properties, units } from "../../roster/roster.table";
+import { prospects } from "../prospects.table";
 import { sources } from "../sources.table";
-import { prospects } from "../tables";
 import { evaluateEligibility } from "./evaluate";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Owner } from "../../owners/service";
-import type { properties, units } from "../../roster/tables";
-import type { Prospect } from "../tables";
+import type { properties, units } from "../../roster/roster.table";
+import type { Prospect } from "../prospects.table";
 import { evaluateEligibility } from "./evaluate";
 import { REASONS } from "./reasons";
 

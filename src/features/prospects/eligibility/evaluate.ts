@@ -1,9 +1,9 @@
 import { AppError } from "../../../server/errors";
 import type { Owner } from "../../owners/service";
 import { coverageOf } from "../../roster/effective";
-import type { properties, units } from "../../roster/tables";
+import type { properties, units } from "../../roster/roster.table";
 import { PROSPECT_MESSAGES } from "../messages";
-import type { EligibilityDecision, Prospect } from "../tables";
+import type { EligibilityDecision, Prospect } from "../prospects.table";
 import { REASONS } from "./reasons";
 
 type Property = typeof properties.$inferSelect;

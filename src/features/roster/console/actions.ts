@@ -8,7 +8,7 @@ import { normalizeState, normalizeStreetLine, normalizeZip } from "../address";
 import { recordAddressHistory } from "../address-history";
 import { lockOwnerRoster } from "../lock";
 import { ROSTER_MESSAGES } from "../messages";
-import { properties } from "../tables";
+import { properties } from "../roster.table";
 import type { addressCorrection } from "./actions.inputs";
 import { type BuildingShow, showBuilding } from "./buildings";
 import { BUILDING_MESSAGES as M } from "./messages";

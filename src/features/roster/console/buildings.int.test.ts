@@ -6,7 +6,7 @@ import { appErrorOf, fieldMessagesOf } from "@/server/errors";
 import { logger } from "@/server/log";
 import { queuedJobs } from "@/test/jobs";
 import { auditLog } from "../../audit/audit-log.table";
-import { reevaluationJobKey } from "../../prospects/request-reevaluation";
+import { reevaluationJobKey } from "../../prospects/prospect__reevaluate";
 import { ROSTER_MESSAGES } from "../messages";
 import { address, building, onboardingPartner } from "../roster-test-helpers";
 

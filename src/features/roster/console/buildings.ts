@@ -2,10 +2,10 @@ import { and, asc, desc, eq, ilike, isNotNull, isNull, lt, or, type SQL, sql } f
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { propertyOwners } from "../../owners/owners.table";
 import { findOwnerBySlug } from "../../owners/service";
-import { propertyOwners } from "../../owners/tables";
 import { ADDRESS_SOURCES, addressHistory } from "../address-history.table";
-import { addressDisagreements, properties, units } from "../tables";
+import { addressDisagreements, properties, units } from "../roster.table";
 import { BUILDING_MESSAGES as M } from "./messages";
 
 /**

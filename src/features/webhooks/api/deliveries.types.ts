@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Meta } from "../../../server/trpc/init";
-import { DELIVERY_STATUSES } from "../tables";
+import { DELIVERY_STATUSES } from "../webhooks.table";
 
 /**
  * The delivery inspection and retry routes' schemas and meta, shared by the owner routes and the

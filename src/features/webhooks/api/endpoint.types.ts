@@ -3,7 +3,7 @@ import type { Meta } from "../../../server/trpc/init";
 import { EVENT_NAMES } from "../catalog";
 import { MAX_ENDPOINTS_PER_SUBSCRIBER } from "../endpoints";
 import { WEBHOOK_MESSAGES } from "../messages";
-import { ENDPOINT_STATUSES } from "../tables";
+import { ENDPOINT_STATUSES } from "../webhooks.table";
 
 const fields = {
   name: z.string().trim().min(1).max(255),

@@ -8,8 +8,8 @@ import { unique } from "../../../test/factories";
 import { receiversOfThisFile } from "../../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../../test/jobs";
 import { emitEvent } from "../emit";
-import { webhookDeliveries, webhookEndpoints } from "../tables";
 import { webhookPartner } from "../webhook-test-helpers";
+import { webhookDeliveries, webhookEndpoints } from "../webhooks.table";
 import { bulkRetries } from "./bulk-retries.table";
 import { runBulkRetry } from "./retry";
 

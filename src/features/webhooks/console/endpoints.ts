@@ -3,11 +3,11 @@ import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { propertyOwners } from "../../owners/tables";
+import { propertyOwners } from "../../owners/owners.table";
 import { type Subscriber, updateEndpoint } from "../endpoints";
 import { providers } from "../providers.table";
 import { setStaticHeaders } from "../static-headers";
-import { ENDPOINT_STATUSES, type WebhookEndpoint, webhookEndpoints } from "../tables";
+import { ENDPOINT_STATUSES, type WebhookEndpoint, webhookEndpoints } from "../webhooks.table";
 import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 
 export const consoleEndpoint = z.object({

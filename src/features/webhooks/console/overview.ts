@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
-import { ENDPOINT_STATUSES } from "../tables";
+import { ENDPOINT_STATUSES } from "../webhooks.table";
 
 export const deliveryOverview = z.object({
   generated_at: z.string(),

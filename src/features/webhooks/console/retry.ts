@@ -2,16 +2,15 @@ import { and, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { addJob, declareTask } from "../../../server/jobs/define-task";
 import { type AuditActor, recordAudit } from "../../audit/audit";
 import { reenqueueDeliveries, retryFoundDelivery } from "../deliveries";
-import { webhookDeliveries, webhookEndpoints } from "../tables";
+import { webhookDeliveries, webhookEndpoints } from "../webhooks.table";
 import { BULK_RETRY_STATUSES, type BulkRetry, bulkRetries } from "./bulk-retries.table";
 import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 import { type DeliveryFilter, deliveryFilter, filterConditions, ownerIdOf } from "./search";
 
 /** The audit label of an actor, kept on a bulk retry. */
-const labelOf = (actor: AuditActor) => ("user" in actor ? actor.user.email : `cli:${actor.cli}`);
+export const labelOf = (actor: AuditActor) => ("user" in actor ? actor.user.email : `cli:${actor.cli}`);
 
 /**
  * Retry one delivery from the console (operators only): the Partner API's retry (`retryFoundDelivery`:
@@ -46,7 +45,7 @@ export const bulkRetryFilter = deliveryFilter.omit({ status: true });
 export type BulkRetryFilter = z.infer<typeof bulkRetryFilter>;
 
 /** A filter from the CLI or a stored bulk retry: a bad value is the operator's invalid input, not a crash. */
-function parseFilter(input: unknown): BulkRetryFilter {
+export function parseFilter(input: unknown): BulkRetryFilter {
   const parsed = bulkRetryFilter.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -54,7 +53,7 @@ function parseFilter(input: unknown): BulkRetryFilter {
 }
 
 /** The failed deliveries a bulk retry matches: of live endpoints, created up to its cutoff. */
-async function failedConditions(db: Tx, filter: BulkRetryFilter, cutoff: Date) {
+export async function failedConditions(db: Tx, filter: BulkRetryFilter, cutoff: Date) {
   const conditions = filterConditions({ ...filter, status: "failed" } as DeliveryFilter, await ownerIdOf(db, filter));
   conditions.push(lte(webhookDeliveries.createdAt, cutoff));
   conditions.push(
@@ -71,47 +70,6 @@ export async function countFailedDeliveries(db: Tx, input: z.input<typeof bulkRe
     .from(webhookDeliveries)
     .where(await failedConditions(db, filter, new Date()));
   return { matched: row.matched };
-}
-
-export const bulkRetryTask = declareTask({
-  name: "webhook_delivery__bulk_retry",
-  payload: z.object({ bulkRetryId: z.number().int().positive() }),
-  maxAttempts: 3,
-});
-
-/**
- * Records a bulk retry of the failed deliveries matching `filter` (counted now), audited in the same
- * transaction, and adds its job (`runBulkRetry` does the work). `inline`: no job; the caller runs it
- * (the CLI, which answers `{matched, enqueued}` when done).
- */
-export async function startBulkRetry(
-  db: Db,
-  actor: AuditActor,
-  input: z.input<typeof bulkRetryFilter>,
-  options: { inline?: boolean } = {},
-): Promise<BulkRetry> {
-  const filter = parseFilter(input);
-  return db.transaction(async (tx) => {
-    const ownerId = await ownerIdOf(tx, filter);
-    const cutoff = new Date();
-    const [{ matched }] = await tx
-      .select({ matched: sql<number>`count(*)::int` })
-      .from(webhookDeliveries)
-      .where(await failedConditions(tx, filter, cutoff));
-    const [bulk] = await tx
-      .insert(bulkRetries)
-      .values({ filter, ownerId: ownerId ?? null, cutoff, matched, requestedBy: labelOf(actor) })
-      .returning();
-    if (!options.inline) await addJob(tx, bulkRetryTask, { bulkRetryId: bulk.id });
-    await recordAudit(tx, actor, {
-      action: "deliveries.bulk_retry",
-      subject: { type: "bulk_retry", id: bulk.id },
-      ownerId,
-      before: { failed_matching: matched },
-      after: { filter, matched, status: bulk.status },
-    });
-    return bulk;
-  });
 }
 
 /** Deliveries re-enqueued per transaction: each chunk's progress is visible as it commits. */

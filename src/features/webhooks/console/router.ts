@@ -1,19 +1,23 @@
 import { z } from "zod";
 import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
-import { ENDPOINT_STATUSES } from "../tables";
+import { ENDPOINT_STATUSES } from "../webhooks.table";
 import { consoleEndpoint, endpointForConsole, setEndpointHeadersAsStaff, setEndpointStatusAsStaff } from "./endpoints";
+import { deliveryOverview, deliveryOverviewOf } from "./overview";
 import {
-  bulkRetryFilter,
-  bulkRetryProgress,
-  bulkRetryView,
-  countFailedDeliveries,
-  recentBulkRetries,
-  retryDeliveryAsStaff,
-  startBulkRetry,
-  viewOfBulkRetry,
-} from "./retry";
+  addProviderCoverage,
+  createProviderByStaff,
+  providerCoverageInput,
+  providerCreateInput,
+  providerRemoveCoverageInput,
+  providerRow,
+  providerSearchInput,
+  removeProviderCoverage,
+  searchProviders,
+} from "./providers";
+import { bulkRetryFilter, bulkRetryProgress, bulkRetryView, countFailedDeliveries, recentBulkRetries, retryDeliveryAsStaff, viewOfBulkRetry } from "./retry";
 import { consoleDeliveryDetail, consoleDeliveryPage, deliveryForConsole, deliverySearchInput, searchDeliveries } from "./search";
+import { startBulkRetry } from "./webhook_delivery__bulk_retry";
 
 const deliveryId = z.object({ id: z.string().trim().min(1).max(100) });
 const endpointId = z.object({ id: z.string().trim().min(1).max(100) });
@@ -78,4 +82,31 @@ export const webhooksConsoleRouter = router({
       .output(consoleEndpoint)
       .mutation(({ ctx, input }) => setEndpointHeadersAsStaff(ctx.db, ctx.actor, input.id, { set: input.set, unset: input.unset })),
   }),
+});
+
+/** The console's landing page (decisions §12 Overview): read by both roles. */
+export const overviewConsoleRouter = router({
+  deliveries: staffProcedure("overview.read")
+    .output(deliveryOverview)
+    .query(({ ctx }) => deliveryOverviewOf(ctx.db)),
+});
+
+/** Provider subscriptions and their coverage (decisions §4 `provider create`, §12 Access). */
+export const providersConsoleRouter = router({
+  search: staffProcedure("access.read")
+    .input(providerSearchInput)
+    .output(z.array(providerRow))
+    .query(({ ctx, input }) => searchProviders(ctx.db, input)),
+  create: staffProcedure("access.manage")
+    .input(providerCreateInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => createProviderByStaff(ctx.db, ctx.actor, input)),
+  addCoverage: staffProcedure("access.manage")
+    .input(providerCoverageInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => addProviderCoverage(ctx.db, ctx.actor, input)),
+  removeCoverage: staffProcedure("access.manage")
+    .input(providerRemoveCoverageInput)
+    .output(providerRow)
+    .mutation(({ ctx, input }) => removeProviderCoverage(ctx.db, ctx.actor, input)),
 });

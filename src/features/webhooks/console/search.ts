@@ -2,10 +2,10 @@ import { and, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { propertyOwners } from "../../owners/owners.table";
 import { findOwnerBySlug } from "../../owners/service";
-import { propertyOwners } from "../../owners/tables";
 import { EVENT_NAMES } from "../catalog";
-import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../tables";
+import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../webhooks.table";
 import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 
 /**

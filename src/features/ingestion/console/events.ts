@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "../../server/db/client";
-import { type IngestionEvent, ingestionEvents } from "./tables";
+import type { Tx } from "../../../server/db/client";
+import { type IngestionEvent, ingestionEvents } from "../ingestion-events.table";
 
 export const ingestionEventRow = z.object({
   id: z.number().int(),

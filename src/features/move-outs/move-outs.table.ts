@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
 
 export type MoveOutProperty = { address_line_one: string; address_city: string; address_state: string; address_zip: string; external_id?: string | null };
 export type MoveOutUnit = { external_id?: string | null; name?: string | null };

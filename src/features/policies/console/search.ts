@@ -1,14 +1,14 @@
 import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "../../server/db/client";
-import { errors } from "../../server/errors";
-import { propertyOwners } from "../owners/tables";
-import { prospects } from "../prospects/tables";
-import { properties, units } from "../roster/tables";
-import { historyOfPolicy, policyHistory } from "./console/history";
-import { archivesOfPolicy } from "./documents/storage";
-import { POLICY_MESSAGES as M } from "./messages";
-import { POLICY_PRODUCTS, POLICY_STATUSES, policies } from "./policies.table";
+import type { Tx } from "../../../server/db/client";
+import { errors } from "../../../server/errors";
+import { propertyOwners } from "../../owners/owners.table";
+import { prospects } from "../../prospects/prospects.table";
+import { properties, units } from "../../roster/roster.table";
+import { archivesOfPolicy } from "../documents/storage";
+import { POLICY_MESSAGES as M } from "../messages";
+import { POLICY_PRODUCTS, POLICY_STATUSES, policies } from "../policies.table";
+import { historyOfPolicy, policyHistory } from "./history";
 
 /**
  * The console's view of policies (decisions §11: `admin_policy_url` is `/console/policies/<numeric

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
 
 export type Coverage = { type: "multiplier"; value: number };
 export type UnitAddress = { line_one?: string | null; line_two?: string | null; city?: string | null; state?: string | null; zip?: string | null };

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { UnderwritingOutcome } from "../enrollment/underwriting/underwrite";
-import { propertyOwners } from "../owners/tables";
-import { properties, units } from "../roster/tables";
+import { propertyOwners } from "../owners/owners.table";
+import { properties, units } from "../roster/roster.table";
 import { sources } from "./sources.table";
 
 /** The eligibility decision written by the eligibility job (spec Prospect response fields). */

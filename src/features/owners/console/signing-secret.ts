@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Db } from "../../../server/db/client";
 import { decryptSecret } from "../../../server/secrets";
 import { type AuditActor, recordAudit } from "../../audit/audit";
-import { lockedLiveOwner } from "../../owners/console/settings";
-import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../secrets";
+import { ROTATION_WINDOW_MS, rotateOwnerSecret } from "../../webhooks/secrets";
+import { lockedLiveOwner } from "./settings";
 
 /**
  * An owner's webhook signing secret in the console (spec Webhook signing secret; decisions §4

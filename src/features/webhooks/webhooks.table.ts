@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { propertyOwners } from "../owners/tables";
+import { propertyOwners } from "../owners/owners.table";
 import { providers } from "./providers.table";
 
 export const ENDPOINT_STATUSES = ["active", "suspended", "disabled"] as const;

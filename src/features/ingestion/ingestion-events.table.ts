@@ -1,5 +1,5 @@
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { prospects } from "../prospects/tables";
+import { prospects } from "../prospects/prospects.table";
 
 /**
  * An event received on the ingestion gateway (decisions §8): stored first, as received except for

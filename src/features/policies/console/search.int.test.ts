@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { consoleRouter } from "@/composition/router";
 import { getDb } from "@/server/db/client";
 import { logger } from "@/server/log";
-import { buildPolicyArchive } from "./documents/archive";
-import { sampleDeclarations } from "./documents/document-test-helpers";
-import { storePolicyArchive } from "./documents/storage";
-import { adminPolicyUrl } from "./payload";
-import { policies } from "./policies.table";
-import { insertBarePolicy } from "./policy-test-helpers";
+import { buildPolicyArchive } from "../documents/archive";
+import { sampleDeclarations } from "../documents/document-test-helpers";
+import { storePolicyArchive } from "../documents/storage";
+import { adminPolicyUrl } from "../payload";
+import { policies } from "../policies.table";
+import { insertBarePolicy } from "../policy-test-helpers";
 
 async function caller(user: { role: "operator" | "account_manager" } | null = { role: "operator" }) {
   const base = { db: await getDb(), log: logger(), requestId: "test" };
