@@ -9,8 +9,8 @@ import { prospects } from "../../prospects/tables";
 import { properties, units } from "../../roster/tables";
 import { type Application, applications } from "../applications/applications.table";
 import { recordUnderwriting } from "../applications/service";
-import { underwritingRulesFor } from "../underwriting/rules-store";
-import { type UnderwritingOutcome, underwrite } from "../underwriting/underwrite";
+import { underwritingRulesFor } from "./rules-store";
+import { type UnderwritingOutcome, underwrite } from "./underwrite";
 import { underwritingInputOf } from "./input";
 import { underwriteTask } from "./request";
 

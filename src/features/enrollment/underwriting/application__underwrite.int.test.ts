@@ -5,13 +5,13 @@ import { call } from "../../../test/http";
 import { runDueJobs, runDueJobsCounted } from "../../../test/jobs";
 import { enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
 import { REASONS } from "../../prospects/eligibility/reasons";
+import { offeredProductsSchema } from "../../prospects/offered-products";
 import { type Prospect, prospects } from "../../prospects/tables";
 import { startApplication } from "../applications/service";
 import { loadEnrollment } from "../flow/service";
-import { UNDERWRITING_REASONS } from "../underwriting/messages";
 import { underwriteApplication } from "./application__underwrite";
+import { UNDERWRITING_REASONS } from "./messages";
 import { requestUnderwriting } from "./request";
-import { offeredProductsSchema } from "./schema";
 
 const partner = enrollmentPartnersOfThisFile();
 
