@@ -1,5 +1,5 @@
 import { billingRun } from "../features/billing/billing__run";
-import { applicationUnderwrite } from "../features/enrollment/offers/application__underwrite.handler";
+import { applicationUnderwrite } from "../features/enrollment/underwriting/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";

@@ -1,8 +1,8 @@
-import { mergeReasons, underwritingFields } from "../enrollment/offers/prospect-fields";
 import type { Owner } from "../owners/service";
 import { enrollmentLinks } from "./enrollment-links";
 import type { Prospect } from "./prospects.table";
 import type { sources } from "./sources.table";
+import { mergeReasons, underwritingFields } from "./underwriting-fields";
 
 type Source = typeof sources.$inferSelect;
 

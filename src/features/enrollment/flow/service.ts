@@ -13,7 +13,7 @@ import { issuePolicy } from "../../policies/issue";
 import { prospects } from "../../prospects/prospects.table";
 import { applications, CADENCES, type Cadence } from "../applications/applications.table";
 import { lockApplication, startApplication, submitApplication } from "../applications/service";
-import { requestUnderwriting } from "../offers/application__underwrite";
+import { requestUnderwriting } from "../underwriting/application__underwrite";
 import type { ActionResult, ChoiceInput, DetailsInput, DetailsView, FlowService, FlowView, LinkParams, LoadResult, PaymentInput, PayView } from "./contract";
 import { checkDetails } from "./details";
 import { failsIdentityCheck } from "./identity";

@@ -5,9 +5,10 @@ import { renamedKey } from "../../owners/merge/plan";
 import { propertyOwners } from "../../owners/owners.table";
 import type { Owner } from "../../owners/service";
 import { type CashDeposit, cashDeposits, type Policy, policies } from "../../policies/policies.table";
+import { prospectContext } from "../../prospects/context";
 import { type Prospect, prospects } from "../../prospects/prospects.table";
-import { type Source, sources } from "../../prospects/sources.table";
-import { properties, units } from "../../roster/roster.table";
+import type { Source } from "../../prospects/sources.table";
+import type { properties, units } from "../../roster/roster.table";
 import { type Application, applications } from "../applications/applications.table";
 import type { LinkParams } from "./contract";
 import { parseSignedLink, type SignedLink } from "./link";
@@ -72,21 +73,14 @@ export async function loadRecord(db: Tx, params: LinkParams): Promise<Enrollment
   const link = parseSignedLink(params);
   if (!link) return undefined;
   const keys = keysAfterMerges(link.sourceProspectId, await mergedFromSlugs(db, link.ownerSlug));
-  const found = await db
-    .select({ prospect: prospects, owner: propertyOwners, source: sources, property: properties, unit: units })
-    .from(prospects)
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .innerJoin(sources, eq(sources.id, prospects.sourceId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(
-      and(
-        // The owner the slug names, or its survivor (as the Partner API resolves it: owners/service.ts findOwnerBySlug).
-        eq(prospects.ownerId, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${link.ownerSlug})`),
-        eq(prospects.source, link.source),
-        keys.length === 1 ? eq(prospects.sourceProspectId, link.sourceProspectId) : inArray(prospects.sourceProspectId, keys),
-      ),
-    );
+  const found = await prospectContext(db).where(
+    and(
+      // The owner the slug names, or its survivor (as the Partner API resolves it: owners/service.ts findOwnerBySlug).
+      eq(prospects.ownerId, sql`(select coalesce(o.merged_into_id, o.id) from property_owners o where o.slug = ${link.ownerSlug})`),
+      eq(prospects.source, link.source),
+      keys.length === 1 ? eq(prospects.sourceProspectId, link.sourceProspectId) : inArray(prospects.sourceProspectId, keys),
+    ),
+  );
   const row = found.sort((a, b) => keys.indexOf(a.prospect.sourceProspectId) - keys.indexOf(b.prospect.sourceProspectId))[0];
   if (!row || (row.prospect.email ?? "").toLowerCase() !== link.email.toLowerCase()) return undefined;
   // The open application first (`created` sorts after `canceled`; at most one open: a unique index), else the newest.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Meta } from "../../../server/trpc/init";
-import { offeredProductsSchema } from "../../enrollment/offers/schema";
 import { PROSPECT_MESSAGES } from "../messages";
+import { offeredProductsSchema } from "../offered-products";
 import { prospectFields } from "../schemas";
 
 export const upsertProspectMeta: Meta = {

@@ -3,11 +3,9 @@ import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { applications } from "../../enrollment/applications/applications.table";
-import { propertyOwners } from "../../owners/owners.table";
-import { properties, units } from "../../roster/roster.table";
 import { DELIVERY_STATUSES } from "../../webhooks/webhooks.table";
+import { prospectContext } from "../context";
 import { prospects } from "../prospects.table";
-import { sources } from "../sources.table";
 import { linksOf } from "../view";
 import { fullName, PROSPECT_STATUSES } from "./search";
 
@@ -122,16 +120,9 @@ export async function deliveriesAboutProspect(db: Tx, ownerId: number, sourcePro
 
 /** One prospect for the console (issue 11 item 6): state, eligibility, links, applications, deliveries. */
 export async function prospectForConsole(db: Tx, id: number): Promise<z.infer<typeof consoleProspectDetail>> {
-  const [found] = await db
-    .select({ prospect: prospects, owner: propertyOwners, source: sources, building: properties, unit: units })
-    .from(prospects)
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .innerJoin(sources, eq(sources.id, prospects.sourceId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(eq(prospects.id, id));
+  const [found] = await prospectContext(db).where(eq(prospects.id, id));
   if (!found) throw errors.notFound("Prospect not found");
-  const { prospect, owner, source, building, unit } = found;
+  const { prospect, owner, source, property: building, unit } = found;
   const links = linksOf(prospect, owner, source);
   const apps = await db.select().from(applications).where(eq(applications.prospectId, prospect.id)).orderBy(desc(applications.id));
   const deliveries = await deliveriesAboutProspect(db, owner.id, prospect.sourceProspectId, source.clientId);

@@ -6,7 +6,7 @@ import { type AuditActor, recordAudit } from "../../audit/audit";
 import { apiClients } from "../../auth/clients.table";
 import { createSource, redirectDomainsOf } from "../sources";
 import { type Source, sources } from "../sources.table";
-import { sourceCreateInput, sourceFlow, sourceUpdateInput } from "./sources.inputs";
+import { type sourceCreateInput, sourceFlow, type sourceUpdateInput } from "./sources.inputs";
 
 /**
  * Sources in the console (decisions §4 `source create`, §12 Access): the partner code prospects are

@@ -1,9 +1,7 @@
-import { eq, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
-import { propertyOwners } from "../../owners/owners.table";
-import { properties, units } from "../../roster/roster.table";
+import { prospectContext } from "../context";
 import { prospects } from "../prospects.table";
-import { sources } from "../sources.table";
 import { evaluateEligibility } from "./evaluate";
 
 /**
@@ -11,16 +9,7 @@ import { evaluateEligibility } from "./evaluate";
  * and its event need, in one statement: the eligibility job reads one, a re-evaluation a chunk.
  */
 export async function lockDecisionRows(tx: Tx, where: SQL | undefined, limit?: number) {
-  const query = tx
-    .select({ prospect: prospects, owner: propertyOwners, property: properties, unit: units, source: sources })
-    .from(prospects)
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .innerJoin(sources, eq(sources.id, prospects.sourceId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
-    .where(where)
-    .orderBy(prospects.id)
-    .$dynamic();
+  const query = prospectContext(tx).where(where).orderBy(prospects.id).$dynamic();
   if (limit !== undefined) query.limit(limit);
   return query.for("update", { of: prospects });
 }

@@ -2,8 +2,8 @@ import type { Owner } from "../../owners/service";
 import { coverageFor } from "../../prospects/eligibility/evaluate";
 import type { Prospect } from "../../prospects/prospects.table";
 import type { properties, units } from "../../roster/roster.table";
-import type { UnderwritingRules } from "../underwriting/rules";
-import type { UnderwritingInput } from "../underwriting/underwrite";
+import type { UnderwritingRules } from "./rules";
+import type { UnderwritingInput } from "./underwrite";
 
 type Property = typeof properties.$inferSelect;
 type Unit = typeof units.$inferSelect;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Owner } from "../../owners/service";
 import type { Prospect } from "../../prospects/prospects.table";
-import { DEFAULT_UNDERWRITING_RULES } from "../underwriting/rules";
-import { underwrite } from "../underwriting/underwrite";
+import { mergeReasons } from "../../prospects/underwriting-fields";
 import { type UnderwritingRow, underwritingInputOf } from "./input";
-import { mergeReasons } from "./prospect-fields";
+import { DEFAULT_UNDERWRITING_RULES } from "./rules";
+import { underwrite } from "./underwrite";
 
 const prospect = {
   email: "rita@example.com",

@@ -4,25 +4,19 @@ import { getConfig } from "../../../server/config";
 import { getDb, type Tx } from "../../../server/db/client";
 import { defineTask } from "../../../server/jobs/define-task";
 import { enterOwnerGate } from "../../owners/merge/gate";
-import { propertyOwners } from "../../owners/owners.table";
+import { prospectContext } from "../../prospects/context";
 import { prospects } from "../../prospects/prospects.table";
-import { properties, units } from "../../roster/roster.table";
 import { type Application, applications } from "../applications/applications.table";
 import { recordUnderwriting } from "../applications/service";
-import { underwritingRulesFor } from "../underwriting/rules-store";
-import { type UnderwritingOutcome, underwrite } from "../underwriting/underwrite";
 import { underwriteTask } from "./application__underwrite";
 import { underwritingInputOf } from "./input";
+import { underwritingRulesFor } from "./rules-store";
+import { type UnderwritingOutcome, underwrite } from "./underwrite";
 
 /** The application with everything underwriting reads, in one statement, both rows locked. */
 async function lockUnderwritingRow(tx: Tx, applicationId: number) {
-  const [row] = await tx
-    .select({ application: applications, prospect: prospects, owner: propertyOwners, property: properties, unit: units })
-    .from(applications)
-    .innerJoin(prospects, eq(prospects.id, applications.prospectId))
-    .innerJoin(propertyOwners, eq(propertyOwners.id, prospects.ownerId))
-    .leftJoin(properties, eq(properties.id, prospects.propertyId))
-    .leftJoin(units, eq(units.id, prospects.unitId))
+  const [row] = await prospectContext(tx, { also: { application: applications }, source: false })
+    .innerJoin(applications, eq(applications.prospectId, prospects.id))
     .where(eq(applications.id, applicationId))
     .for("update", { of: [applications, prospects] });
   return row;

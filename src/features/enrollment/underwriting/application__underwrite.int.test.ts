@@ -5,13 +5,13 @@ import { call } from "../../../test/http";
 import { runDueJobs, runDueJobsCounted } from "../../../test/jobs";
 import { enrollmentPartnersOfThisFile, prospectRow } from "../../policies/policy-test-helpers";
 import { REASONS } from "../../prospects/eligibility/reasons";
+import { offeredProductsSchema } from "../../prospects/offered-products";
 import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { startApplication } from "../applications/service";
 import { loadEnrollment } from "../flow/service";
-import { UNDERWRITING_REASONS } from "../underwriting/messages";
 import { requestUnderwriting } from "./application__underwrite";
 import { underwriteApplication } from "./application__underwrite.handler";
-import { offeredProductsSchema } from "./schema";
+import { UNDERWRITING_REASONS } from "./messages";
 
 const partner = enrollmentPartnersOfThisFile();
 

@@ -1,6 +1,6 @@
-import { enrollmentUrl, type Flow, type LinkParts } from "../../prospects/enrollment-links";
-import type { Prospect } from "../../prospects/prospects.table";
-import type { OfferedProductEntry } from "./schema";
+import { enrollmentUrl, type Flow, type LinkParts } from "./enrollment-links";
+import type { OfferedProductEntry } from "./offered-products";
+import type { Prospect } from "./prospects.table";
 
 /**
  * What the last underwriting adds to the prospect response (decisions §10 "Prospect fields come
