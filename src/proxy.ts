@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
 import { getConfig } from "./server/config";
+import { isDecodablePath, MALFORMED_PATH } from "./server/http/malformed-path";
 import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-headers";
 
 /**
@@ -17,7 +18,7 @@ import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const raw = new URL(request.url).pathname;
-  if (!isDecodable(raw)) {
+  if (!isDecodablePath(raw)) {
     return NextResponse.json(
       { status_code: 400, error: MALFORMED_PATH },
       { status: 400, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
@@ -33,16 +34,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 /** Paths of the two gateways, which the proxy sees only when they hold a `%`. */
 const GATEWAY_PATH = /^\/(?:api|ingest)(?:\/|$)/;
 
-export const MALFORMED_PATH = "Request path is not valid percent-encoding";
-
-function isDecodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { MALFORMED_PATH };
 
 /**
  * Gateway paths without any `%` cannot carry broken percent-encoding and get no framing headers:
