@@ -37,10 +37,8 @@ const GATEWAY_PATH = /^\/(?:api|ingest)(?:\/|$)/;
 export { MALFORMED_PATH };
 
 /**
- * Gateway paths without any `%` cannot carry broken percent-encoding and get no framing headers:
- * they skip the proxy, whose pass through Next.js's middleware machinery was the largest cost a
- * partner request added to its domain work (issue 9 item 16: web-process CPU per prospect POST
- * about 5.4 → 4.1 ms, with the REST adapter's signal change). Any gateway path with a `%` still
- * comes here (e2e/malformed-paths.spec.ts).
+ * Gateway paths never reach Next.js: the door (src/server/http/front-server.ts) mounts `/api` and
+ * `/ingest` by prefix, and the gateways refuse broken percent-encoding themselves
+ * (e2e/malformed-paths.spec.ts). The matcher still leaves them out, as it leaves out static files.
  */
 export const config = { matcher: "/((?!_next/static|_next/image|(?:api|ingest)/[^%]*$).*)" };
