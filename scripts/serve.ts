@@ -1,33 +1,37 @@
-import path from "node:path";
 import { getConfig } from "../src/server/config";
-import { createFrontServer, drainServer, type FastPathRules, fastPathRulesOf } from "../src/server/http/front-server";
 import { onStop } from "../src/server/lifecycle";
 import { logger } from "../src/server/log";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
 /**
- * The web process (`npm start` spawns it once the build is current): the built Next.js app behind
- * the front server (src/server/http/front-server.ts), which hands gateway requests straight to
- * their route's handler, answers /healthz and /readyz itself and bounds every other request's
- * body. Next.js's start hook (src/instrumentation.ts) migrates and starts the inline worker. On
- * SIGTERM/SIGINT (src/server/lifecycle.ts) readiness turns 503, the server stops accepting and
- * lets requests in flight finish, then the worker stops and the database closes. `--dev` (`npm run dev`): Next.js's dev server behind the same front server, with
- * no fast path (every request through Next.js, compiled on demand), so bodies are bounded there too.
+ * The web process (`npm start` spawns it once the build is current; `npm run dev` runs it with
+ * `--dev`; the image runs it): migrations and the inline worker first (src/server/boot.ts), then
+ * the door (src/server/http/front-server.ts) with its mount table (src/composition/gateways.ts):
+ * /healthz, /readyz and /metrics, the gateways, their docs and the console's tRPC endpoint, and
+ * everything else to Next.js (`next({dev})`: the built app, or with `--dev` its dev server,
+ * compiled on demand). The router, the worker and the mounted handlers are one module instance,
+ * imported here (docs/decisions.md "Structure: one door into the gateways"). On SIGTERM/SIGINT
+ * (src/server/lifecycle.ts) readiness turns 503, the server stops accepting and lets requests in
+ * flight finish, then the worker stops and the database closes.
  */
 refuseUnsafeStart();
 const dev = process.argv.includes("--dev");
 // As `next start` does: the production build, whatever the caller's environment said.
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
+
+const { bootWebProcess } = await import("../src/server/boot");
+const { FEATURE_TASKS } = await import("../src/composition/tasks");
+await bootWebProcess({ tasks: FEATURE_TASKS });
+const { webMounts } = await import("../src/composition/gateways");
+const { createFrontServer, drainServer } = await import("../src/server/http/front-server");
 const { default: next } = await import("next");
 
 const { port } = getConfig();
 const app = next({ dev, dir: process.cwd(), port, ...(dev ? { turbopack: true } : {}) });
 await app.prepare();
-const rules: FastPathRules = dev ? { gateways: new Map(), proxyMatchers: [] } : fastPathRulesOf(path.join(process.cwd(), ".next"));
-const server = createFrontServer(app.getRequestHandler(), rules);
+const server = createFrontServer({ mounts: webMounts, next: app.getRequestHandler() });
 // Every interface, as `next start` listens.
 server.listen(port, () => {
-  // Off (everything through Next.js) only when the build could route a gateway path elsewhere.
-  logger().info({ port, dev, gatewayFastPath: [...rules.gateways.keys()] }, "web process listening");
+  logger().info({ port, dev, mounts: webMounts.map((mount) => mount.path) }, "web process listening");
 });
 onStop("servers", () => drainServer(server, getConfig().shutdownTimeoutSeconds * 1000));

@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
 import { getConfig } from "./server/config";
+import { isDecodablePath, MALFORMED_PATH } from "./server/http/malformed-path";
 import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-headers";
 
 /**
@@ -17,7 +18,7 @@ import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const raw = new URL(request.url).pathname;
-  if (!isDecodable(raw)) {
+  if (!isDecodablePath(raw)) {
     return NextResponse.json(
       { status_code: 400, error: MALFORMED_PATH },
       { status: 400, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
@@ -33,22 +34,11 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 /** Paths of the two gateways, which the proxy sees only when they hold a `%`. */
 const GATEWAY_PATH = /^\/(?:api|ingest)(?:\/|$)/;
 
-export const MALFORMED_PATH = "Request path is not valid percent-encoding";
-
-function isDecodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { MALFORMED_PATH };
 
 /**
- * Gateway paths without any `%` cannot carry broken percent-encoding and get no framing headers:
- * they skip the proxy, whose pass through Next.js's middleware machinery was the largest cost a
- * partner request added to its domain work (issue 9 item 16: web-process CPU per prospect POST
- * about 5.4 → 4.1 ms, with the REST adapter's signal change). Any gateway path with a `%` still
- * comes here (e2e/malformed-paths.spec.ts).
+ * Gateway paths never reach Next.js: the door (src/server/http/front-server.ts) mounts `/api` and
+ * `/ingest` by prefix, and the gateways refuse broken percent-encoding themselves
+ * (e2e/malformed-paths.spec.ts). The matcher still leaves them out, as it leaves out static files.
  */
 export const config = { matcher: "/((?!_next/static|_next/image|(?:api|ingest)/[^%]*$).*)" };

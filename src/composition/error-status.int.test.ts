@@ -7,12 +7,11 @@ import { createManagedOwner } from "../features/owners/service";
 import { prospectPartner } from "../features/prospects/prospect-test-helpers";
 import { getDb } from "../server/db/client";
 import { errors } from "../server/errors";
-import { createRestHandler } from "../server/http/rest-handler";
 import { logger } from "../server/log";
 import type { ConsoleUser } from "../server/trpc/context";
 import { router } from "../server/trpc/init";
 import { newClient, newOwner, unique } from "../test/factories";
-import { call } from "../test/http";
+import { call, gatewayDoor } from "../test/http";
 import { createConsoleApiHandler } from "./console-api";
 
 /**
@@ -193,7 +192,7 @@ describe("tRPC's own errors and unexpected ones answer the same status on both s
       ]),
     ),
   );
-  const rest = createRestHandler(restProbe, "/api");
+  const rest = gatewayDoor(restProbe, "/api");
 
   it.each(names)("%s", async (name) => {
     const answer = await rest(new Request(`http://localhost/api/probe/${name}`));

@@ -1,20 +1,15 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { incomingMessageToRequest } from "@trpc/server/adapters/node-http";
 import type { OpenAPIObject } from "trpc-to-openapi";
-import { publishNodeGateways } from "../server/http/front-server";
+import { consoleUserOf } from "../features/console/auth-options";
+import { apiDocs } from "../server/http/api-docs";
+import { MAX_BODY_BYTES } from "../server/http/body-limit";
+import type { Mount, NodeHandler } from "../server/http/front-server";
 import { partnerOpenApiDocumentOf } from "../server/http/openapi";
 import { createRestGateway } from "../server/http/rest-handler";
+import { createConsoleApiHandler } from "./console-api";
 import { ingestApiRouter, partnerApiRouter } from "./router";
-
-/** `{base_url}` = `/api` (decisions §2). */
-const partner = createRestGateway(partnerApiRouter, "/api");
-/** `{event_base_url}` = `/ingest` (decisions §2, §8). */
-const ingest = createRestGateway(ingestApiRouter, "/ingest");
-
-// The web process's front server (src/server/http/front-server.ts) takes these Node doors once the
-// Next.js routes below have loaded this module: the same handlers, caches and database pool.
-publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
-
-export const handlePartnerApi = partner.fetch;
-export const handleIngestApi = ingest.fetch;
 
 let document: OpenAPIObject | undefined;
 
@@ -22,4 +17,47 @@ let document: OpenAPIObject | undefined;
 export function partnerOpenApiDocument(): OpenAPIObject {
   document ??= partnerOpenApiDocumentOf(partnerApiRouter);
   return document;
+}
+
+const docs = apiDocs(partnerOpenApiDocument);
+
+/**
+ * The door's mount table (src/server/http/front-server.ts; docs/decisions.md "Structure: one door
+ * into the gateways"): the first line whose path takes the request serves it, anything no line
+ * takes goes to Next.js. `/healthz`, `/readyz` and `/metrics` are the door's own, before this table.
+ * The router is imported here once, so the gateways, the console's endpoint and the worker started
+ * beside them (scripts/serve.ts) share one module instance: its caches and its database pool.
+ */
+export const webMounts: readonly Mount[] = [
+  { path: "/api/openapi.json", exact: true, handler: docs.openApiDocument },
+  { path: "/api/docs", exact: true, handler: docs.page },
+  { path: "/api/docs/assets", handler: docs.assets },
+  /** `{base_url}` = `/api` (decisions §2). */
+  { path: "/api", gateway: true, handler: createRestGateway(partnerApiRouter, "/api") },
+  /** `{event_base_url}` = `/ingest` (decisions §2, §8). */
+  { path: "/ingest", gateway: true, handler: createRestGateway(ingestApiRouter, "/ingest") },
+  /** The console's tRPC endpoint: a console change (a disabled client, a rotated secret) clears the caches the gateways read. */
+  { path: "/console/api/trpc", handler: nodeDoorOf(createConsoleApiHandler((req) => consoleUserOf(req.headers))) },
+];
+
+/** A web handler (`Request` → `Response`, tRPC's fetch adapter) on Node's request and response, through tRPC's own conversion. */
+function nodeDoorOf(handler: (request: Request) => Promise<Response>): NodeHandler {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const response = await handler(incomingMessageToRequest(req, res, { maxBodySize: MAX_BODY_BYTES }));
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers["set-cookie"] = cookies;
+    res.writeHead(response.status, headers);
+    if (!response.body || req.method === "HEAD") return void res.end();
+    await new Promise<void>((resolve, reject) => {
+      Readable.fromWeb(response.body as never)
+        .on("error", reject)
+        .pipe(res)
+        .on("finish", resolve)
+        .on("close", resolve);
+    });
+  };
 }

@@ -12,14 +12,15 @@ import { refuseUnsafeStart } from "./start-check";
 const BOOTED = Symbol.for("pis.booted");
 
 /**
- * Web process start: database (embedded when DATABASE_URL is unset), migrations, and the worker
- * when WORKER=inline. Guarded so a second `register()` (dev reloads) does nothing.
+ * Web process start (scripts/serve.ts, before Next.js prepares): database (embedded when
+ * DATABASE_URL is unset), migrations, and the worker when WORKER=inline, in the door's module
+ * instance (docs/decisions.md "Structure: one door into the gateways"). Guarded: a second call does nothing.
  */
 export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Promise<void> {
   const globals = globalThis as unknown as Record<symbol, boolean>;
   if (globals[BOOTED]) return;
   globals[BOOTED] = true;
-  // `next start` or `next dev` without scripts/start.ts: the same refusals (decisions §14).
+  // scripts/serve.ts run without scripts/start.ts (the image, `npm run dev`): the same refusals (decisions §14).
   refuseUnsafeStart();
   rootSecrets();
   await startTracing(); // before the database opens: its client is traced when it opens

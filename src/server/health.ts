@@ -43,6 +43,29 @@ export async function readiness(): Promise<Readiness> {
   return { status, checks };
 }
 
+/**
+ * Whether the database is known to be down, for the door to answer pages 503 while it is
+ * (docs/decisions.md "Structure: one door into the gateways"): the last answer of a `select 1` on
+ * readiness's own connection, asked again in the background at most once per CACHE_MS while
+ * requests come. A caller never waits for the database: the answer is the last one known.
+ */
+export function databaseKnownDown(): boolean {
+  if (!database.checking && Date.now() - database.at > CACHE_MS) {
+    database.checking = true;
+    probeConnection()
+      .then((sql) => withTimeout(sql`select 1`))
+      .then(
+        () => false,
+        () => true,
+      )
+      .then((down) => {
+        database = { down, at: Date.now(), checking: false };
+      });
+  }
+  return database.down;
+}
+let database = { down: false, at: 0, checking: false };
+
 async function databaseChecks(): Promise<DatabaseChecks> {
   const unknown = "not checked: database unreachable";
   const sql = await probeConnection().catch(() => undefined);

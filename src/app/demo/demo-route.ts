@@ -1,10 +1,18 @@
-import { handlePartnerApi } from "@/composition/gateways";
 import { isDemoEnabled } from "@/features/demo/availability";
 import { type DemoPartner, readDemoPartner } from "@/features/demo/credentials";
+import type { PartnerGateway } from "@/features/demo/partner-calls";
 import { getConfig } from "@/server/config";
 
-/** The gateway the demo calls: the very handler `/api/*` serves (docs/decisions.md, Demo page). */
-export const partnerGateway = handlePartnerApi;
+/**
+ * The gateway the demo calls: this process's own door over loopback HTTP, as any partner reaches
+ * `/api/*` (docs/decisions.md, Demo page; "Structure: one door into the gateways": a page never
+ * holds a second instance of the gateway).
+ */
+export const partnerGateway: PartnerGateway = async (request) => {
+  const { pathname, search } = new URL(request.url);
+  const body = request.body ? await request.text() : undefined;
+  return fetch(`http://127.0.0.1:${getConfig().port}${pathname}${search}`, { method: request.method, headers: request.headers, body });
+};
 
 const json = (status: number, body: unknown) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createRestHandler } from "../../server/http/rest-handler";
 import { router } from "../../server/trpc/init";
 import { grant, newClient, newOwner } from "../../test/factories";
-import { call } from "../../test/http";
+import { call, gatewayDoor } from "../../test/http";
 import { ingestionProcedure, ownerProcedure, signedOwnerProcedure } from "./procedures";
 import { signRequest } from "./request-signature";
 import { issueAccessToken } from "./tokens";
@@ -182,8 +181,8 @@ const probeRouter = router({
     .output(z.object({ value: z.number() }))
     .mutation(({ input }) => ({ value: input.value })),
 });
-const probe = createRestHandler(probeRouter, "/api");
-const ingestProbe = createRestHandler(
+const probe = gatewayDoor(probeRouter, "/api");
+const ingestProbe = gatewayDoor(
   router({
     event: ingestionProcedure("events:write")
       .meta({ openapi: { method: "POST", path: "/probe" } })

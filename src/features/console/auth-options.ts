@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
+import CredentialsProviderModule from "next-auth/providers/credentials";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { rootSecrets } from "../../server/secrets";
@@ -11,6 +11,13 @@ import { activeSessionUser, isConsoleSessionLive, revokeConsoleSession, startCon
 import { signInWithPassword } from "./sign-in";
 
 export { CONSOLE_AUTH_BASE_PATH } from "./constants";
+
+/**
+ * next-auth's providers are CommonJS with `exports.default`: a bundler (Next.js, vitest) hands the
+ * function to a default import, Node's own ESM loader (scripts/serve.ts, where the door serves the
+ * console's tRPC endpoint) the whole `module.exports`.
+ */
+const CredentialsProvider = (CredentialsProviderModule as unknown as { default?: typeof CredentialsProviderModule }).default ?? CredentialsProviderModule;
 
 let options: NextAuthOptions | undefined;
 

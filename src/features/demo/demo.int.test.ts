@@ -4,10 +4,9 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { seedDemo } from "../../cli/demo-seed";
-import { handlePartnerApi } from "../../composition/gateways";
 import { getConfig, resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
-import { call } from "../../test/http";
+import { call, throughDoor } from "../../test/http";
 import { runDueJobs } from "../../test/jobs";
 import { findOwnerBySlug } from "../owners/service";
 import { completeProspect, prospectPartner } from "../prospects/prospect-test-helpers";
@@ -31,7 +30,7 @@ async function seeded() {
 describe("the demo page's Partner API calls (docs/decisions.md, Demo page)", () => {
   it("creates a renter through the gateway (token, signed POST) and reads it back ready with its enrollment_url", async () => {
     const { partner } = await seeded();
-    const created = await createDemoProspect(handlePartnerApi, partner, "standard");
+    const created = await createDemoProspect(throughDoor, partner, "standard");
     expect(created.exchanges.map((exchange) => [exchange.method, exchange.path, exchange.status])).toEqual([
       ["POST", "/api/token", 200],
       ["POST", `/api/partners/${partner.owner_slug}/prospects`, 200],
@@ -43,7 +42,7 @@ describe("the demo page's Partner API calls (docs/decisions.md, Demo page)", () 
     expect(id).toMatch(/^demo-page-standard-/);
 
     await runDueJobs();
-    const read = await readDemoProspect(handlePartnerApi, partner, id);
+    const read = await readDemoProspect(throughDoor, partner, id);
     // The token is reused: one call.
     expect(read.exchanges.map((exchange) => [exchange.method, exchange.status])).toEqual([["GET", 200]]);
     expect(read.prospect).toMatchObject({ status: "ready", source_prospect_id: id });
@@ -61,10 +60,10 @@ describe("the demo page's Partner API calls (docs/decisions.md, Demo page)", () 
       property_external_id: "b1",
       unit_external_ids: ["u1"],
     };
-    const created = await createDemoProspect(handlePartnerApi, partner, "decline");
+    const created = await createDemoProspect(throughDoor, partner, "decline");
     expect(created.exchanges.at(-1)?.status).toBe(200);
     expect(created.prospect?.email).toMatch(/\+decline@example\.com$/);
-    const read = await readDemoProspect(handlePartnerApi, partner, created.prospect?.source_prospect_id as string);
+    const read = await readDemoProspect(throughDoor, partner, created.prospect?.source_prospect_id as string);
     expect(read.exchanges.at(-1)?.status).toBe(200);
     // And an unsigned request of the same client is refused, so the signature is what made them pass.
     const token = await client.token();
@@ -74,17 +73,17 @@ describe("the demo page's Partner API calls (docs/decisions.md, Demo page)", () 
 
   it("puts the guarantee renter in the seed's guarantee building, where it is eligible", async () => {
     const { partner } = await seeded();
-    const created = await createDemoProspect(handlePartnerApi, partner, "guarantee");
+    const created = await createDemoProspect(throughDoor, partner, "guarantee");
     expect(created.prospect).toMatchObject({ guarantor_coverage: true });
     await runDueJobs();
-    const read = await readDemoProspect(handlePartnerApi, partner, created.prospect?.source_prospect_id as string);
+    const read = await readDemoProspect(throughDoor, partner, created.prospect?.source_prospect_id as string);
     expect(read.prospect).toMatchObject({ status: "ready", rg_eligibility_status: "eligible" });
     expect(read.prospect?.enrollment_url).toEqual(expect.any(String));
   });
 
   it("answers the gateway's refusal as a call, without a prospect, when the credentials are wrong", async () => {
     const { partner } = await seeded();
-    const result = await createDemoProspect(handlePartnerApi, { ...partner, client_id: "nobody", client_secret: "wrong" }, "standard");
+    const result = await createDemoProspect(throughDoor, { ...partner, client_id: "nobody", client_secret: "wrong" }, "standard");
     expect(result.prospect).toBeUndefined();
     expect(result.exchanges).toHaveLength(1);
     expect(result.exchanges[0]).toMatchObject({ path: "/api/token", status: 401 });
@@ -106,7 +105,7 @@ describe("the demo page's activity (deliveries and earlier renters, the demo own
       },
     );
     await other.post(completeProspect(other.source, "not-demo"));
-    const created = await createDemoProspect(handlePartnerApi, partner, "standard");
+    const created = await createDemoProspect(throughDoor, partner, "standard");
     const id = created.prospect?.source_prospect_id as string;
 
     const deliveries = await listDemoDeliveries(db, partner.owner_slug);
@@ -126,8 +125,8 @@ describe("the demo page's activity (deliveries and earlier renters, the demo own
 
   it("offers the page's own earlier renters, newest first, and not the partner's others", async () => {
     const { db, partner } = await seeded();
-    const first = await createDemoProspect(handlePartnerApi, partner, "standard");
-    const second = await createDemoProspect(handlePartnerApi, partner, "blocked");
+    const first = await createDemoProspect(throughDoor, partner, "standard");
+    const second = await createDemoProspect(throughDoor, partner, "blocked");
     const banner = await call("POST", `/api/partners/${partner.owner_slug}/prospects`, {
       token: (
         await call<{ access_token: string }>("POST", "/api/token", {
@@ -174,7 +173,7 @@ describe("the demo endpoint and its receiver", () => {
       // Already as wanted: nothing is written.
       expect((await ensureDemoEndpoint(db, owner?.id as number, partner.client_id, base)).updatedAt).toEqual(moved.updatedAt);
 
-      const created = await createDemoProspect(handlePartnerApi, partner, "standard");
+      const created = await createDemoProspect(throughDoor, partner, "standard");
       await runDueJobs();
       const delivered = (await listDemoDeliveries(db, partner.owner_slug)).filter((delivery) =>
         delivery.payload.includes(created.prospect?.source_prospect_id as string),

@@ -7,7 +7,7 @@ import { type DemoScenario, demoProspectBody } from "./scenarios";
  * The Partner API gateway as a function of a `Request` (the handler `/api/*` serves, passed in by the
  * page's route: a feature never reaches the composition root). The demo page goes through it like
  * any partner: token exchange, bearer token, signed prospect requests (decisions §6), the same
- * routing, validation and error bodies; only the network hop is skipped (docs/decisions.md, Demo page).
+ * routing, validation and error bodies (docs/decisions.md, Demo page).
  */
 export type PartnerGateway = (request: Request) => Promise<Response>;
 

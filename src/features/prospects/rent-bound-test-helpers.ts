@@ -1,9 +1,9 @@
 import { expect } from "vitest";
-import { GET as openApiRoute } from "../../app/api/openapi.json/route";
+import { throughDoor } from "../../test/http";
 
 /** The largest `monthly_rent_cents` the Partner API documents for a prospect write (its OpenAPI document). */
 export async function largestDocumentedRent(): Promise<number> {
-  const doc = await openApiRoute().json();
+  const doc = await (await throughDoor(new Request("http://localhost/api/openapi.json"))).json();
   const found: number[] = [];
   const walk = (node: unknown): void => {
     if (!node || typeof node !== "object") return;

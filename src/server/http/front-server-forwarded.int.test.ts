@@ -11,13 +11,13 @@ import { createFrontServer } from "./front-server";
 
 /** A front server whose Next.js stand-in answers the X-Forwarded-For it was handed. */
 async function frontServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createFrontServer(
-    async (req, res) => {
+  const server = createFrontServer({
+    mounts: [],
+    next: async (req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(String(req.headers["x-forwarded-for"] ?? ""));
     },
-    { gateways: new Map(), proxyMatchers: [] },
-  );
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

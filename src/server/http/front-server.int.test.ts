@@ -3,20 +3,21 @@ import net, { type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partnerOpenApiDocument } from "../../composition/gateways";
+import { partnerOpenApiDocument, webMounts } from "../../composition/gateways";
 import { ingestApiRouter, partnerApiRouter } from "../../composition/router";
 import { signRequest } from "../../features/auth/request-signature";
 import { casesFor, type FuzzCase, type Json, sampleOf } from "../../test/fuzz-cases";
+import { throughDoor } from "../../test/http";
 import { fixture, routesOf, validBody } from "../../test/route-fixture";
-import { createFrontServer, type FastPathRules, type NodeGateway, publishNodeGateways } from "./front-server";
+import { createFrontServer, type Mount } from "./front-server";
 import { createRestGateway, MAX_BODY_BYTES } from "./rest-handler";
 
 /**
- * Issue 9 item 16: the web process's front server hands gateway requests to the gateway's Node
- * door instead of through Next.js. These tests hold the two doors to the same answers (every
- * route's malformed requests, as the fuzz suite sends them, through both), and the front server to
- * its routing: the published gateway for plain gateway paths, Next.js (here a stand-in that says
- * so) for everything else and until a gateway is published.
+ * The web process's one door (docs/decisions.md "Structure: one door into the gateways"): its
+ * mount table hands `/api` and `/ingest` to the gateways, everything else to Next.js (here a
+ * stand-in that says so). These tests hold the door to the gateways' own answers (every route's
+ * malformed requests, as the fuzz suite sends them, through the door and to the gateway served
+ * alone), the body limits on both sides of the table, and the routing.
  */
 
 const partner = createRestGateway(partnerApiRouter, "/api");
@@ -39,10 +40,10 @@ function listen(server: http.Server): Promise<Listening> {
   });
 }
 
-/** A server answering only through the gateways' Node doors, on their prefixes. */
+/** A server answering only through the gateways' own handlers, on their prefixes: no door in front. */
 let doors: Listening;
 beforeAll(async () => {
-  doors = await listen(http.createServer((req, res) => void (req.url?.startsWith("/ingest") ? ingest : partner).node(req, res)));
+  doors = await listen(http.createServer((req, res) => void (req.url?.startsWith("/ingest") ? ingest : partner)(req, res)));
 });
 afterAll(async () => {
   await doors.close();
@@ -71,33 +72,33 @@ function requestOf(base: string, fuzz: FuzzCase, gateway: "partner" | "ingest", 
   return new Request(url, { method: fuzz.method, headers, body: fuzz.body as BodyInit | undefined });
 }
 
-describe("the gateways' Node door answers as their web door does", () => {
+describe("the door answers as the gateways served alone do", () => {
   it("gives the same status, body and headers to every route's malformed requests", { timeout: 180_000 }, async () => {
     const f = await fixture();
     const partnerDoc = partnerOpenApiDocument() as unknown as Json;
     const ingestDoc = generateOpenApiDocument(ingestApiRouter, { title: "ingest", version: "1", baseUrl: "/ingest" }) as unknown as Json;
     const gateways = [
-      { gateway: "partner" as const, routes: routesOf(partnerApiRouter, partnerDoc), doc: partnerDoc, token: f.partner.token, door: partner },
-      { gateway: "ingest" as const, routes: routesOf(ingestApiRouter, ingestDoc), doc: ingestDoc, token: f.ingestionToken, door: ingest },
+      { gateway: "partner" as const, routes: routesOf(partnerApiRouter, partnerDoc), doc: partnerDoc, token: f.partner.token },
+      { gateway: "ingest" as const, routes: routesOf(ingestApiRouter, ingestDoc), doc: ingestDoc, token: f.ingestionToken },
     ];
     const differences: string[] = [];
     let compared = 0;
-    for (const { gateway, routes, doc, token, door } of gateways) {
+    for (const { gateway, routes, doc, token } of gateways) {
       for (const { route } of routes) {
         const names = Array.from(route.path.matchAll(/\{(\w+)\}/g), (m) => m[1]);
         const idFor = route.path.includes("/move_outs/") ? f.moveOutId : route.path.includes("/deliveries/") ? "wd_0" : f.endpointId;
         const pathValues = Object.fromEntries(names.map((name) => [name, name === "id" ? idFor : (f.pathValues as Record<string, string>)[name]]));
         const body = route.bodySchema ? validBody(route.path, f.partner.source, sampleOf(route.bodySchema, doc)) : undefined;
         for (const fuzz of casesFor({ ...route, pathValues, body })) {
-          // The Node door first: a write it makes turns the web door's `created` into `updated`.
+          // The gateway alone first: a write it makes turns the door's `created` into `updated`.
           const viaNode = await answerOf(await fetch(requestOf(doors.url, fuzz, gateway, token, f.partner.client.secret)));
-          const viaWeb = await answerOf(await door.fetch(requestOf("http://localhost:3999", fuzz, gateway, token, f.partner.client.secret)));
+          const viaWeb = await answerOf(await throughDoor(requestOf("http://localhost:3999", fuzz, gateway, token, f.partner.client.secret)));
           compared++;
           // A write the first door made changes the second's answer (`created` then `updated`, a
           // deleted endpoint then 404): after a successful write only the absence of a 5xx is compared.
           const wrote = viaNode.status < 300 && fuzz.method !== "GET";
           const same = wrote ? viaWeb.status < 500 : JSON.stringify(viaNode) === JSON.stringify(viaWeb);
-          if (!same) differences.push(`${fuzz.label}: node ${JSON.stringify(viaNode).slice(0, 300)} ≠ web ${JSON.stringify(viaWeb).slice(0, 300)}`);
+          if (!same) differences.push(`${fuzz.label}: alone ${JSON.stringify(viaNode).slice(0, 300)} ≠ door ${JSON.stringify(viaWeb).slice(0, 300)}`);
         }
       }
     }
@@ -105,7 +106,7 @@ describe("the gateways' Node door answers as their web door does", () => {
     expect(compared).toBeGreaterThanOrEqual(1000);
   });
 
-  it("answers HEAD as the web door does, without a body, and keeps a caller's request id", async () => {
+  it("answers HEAD as the door does, without a body, and keeps a caller's request id", async () => {
     const f = await fixture();
     const path = `/api/partners/${f.pathValues.owner_slug}/webhooks/endpoints`;
     const headers = { authorization: `Bearer ${f.partner.token}`, "x-request-id": "front-door-1" };
@@ -114,7 +115,7 @@ describe("the gateways' Node door answers as their web door does", () => {
     expect(get.headers.get("x-request-id")).toBe("front-door-1");
     expect(get.headers.get("cache-control")).toBe("no-store");
     const head = await fetch(`${doors.url}${path}`, { method: "HEAD", headers });
-    const webHead = await partner.fetch(new Request(`http://localhost${path}`, { method: "HEAD", headers }));
+    const webHead = await throughDoor(new Request(`http://localhost${path}`, { method: "HEAD", headers }));
     expect(head.status).toBe(webHead.status);
     expect(await head.text()).toBe("");
     expect(head.headers.get("content-type")).toBe(webHead.headers.get("content-type"));
@@ -140,7 +141,7 @@ function rawRequest(
   });
 }
 
-describe("request bodies through the Node door", () => {
+describe("request bodies through a gateway", () => {
   it("refuses a declared body over the limit at once with 413, without reading it, and closes the connection", async () => {
     const answer = await rawRequest(
       doors.url,
@@ -201,11 +202,13 @@ describe("request bodies through the Node door", () => {
     expect((await next.json()).error).toBe("invalid_request");
   });
 
-  it("decodes the body as the web door does: a leading byte-order mark dropped, invalid UTF-8 replaced", async () => {
+  it("decodes the body as `Request.text()` does: a leading byte-order mark dropped, invalid UTF-8 replaced", async () => {
     for (const body of [Buffer.from('\uFEFF{"grant_type":"client_credentials"}'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])]) {
       const init = { method: "POST", headers: { "content-type": "application/json" }, body };
       const viaNode = await answerOf(await fetch(`${doors.url}/api/token`, init));
-      const viaWeb = await answerOf(await partner.fetch(new Request("http://localhost/api/token", init)));
+      // The same request with its body as `Request.text()` decodes it, sent as plain UTF-8.
+      const decoded = Buffer.from(await new Request("http://localhost/", init).text());
+      const viaWeb = await answerOf(await fetch(`${doors.url}/api/token`, { ...init, body: decoded }));
       expect(viaNode).toEqual(viaWeb);
     }
   });
@@ -213,51 +216,37 @@ describe("request bodies through the Node door", () => {
 
 describe('request bodies on paths Next.js serves (docs/decisions.md "Hardening: request bodies and page headers")', () => {
   const MiB = 1024 * 1024;
-  const rules: FastPathRules = { gateways: new Map([["/api", new Set(["docs", "openapi.json"])]]), proxyMatchers: [] };
   let front: Listening;
   const nextSaw: { url: string; bytes?: number }[] = [];
   beforeAll(async () => {
-    // Stands in for Next.js as it serves the gateway's route: the Node request made a web
-    // `Request` whose body streams from it, answered by the gateway's web door.
+    // Stands in for Next.js as a route reads a body: the Node request made a web `Request` whose
+    // body streams from it, read whole; past the limit the route answers 413.
     front = await listen(
-      createFrontServer(async (req, res) => {
-        nextSaw.push({ url: req.url ?? "" });
-        const request = new Request(`http://localhost${req.url}`, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream) : undefined,
-          duplex: "half",
-        } as RequestInit);
-        const answer = await partner.fetch(request);
-        res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        res.end(await answer.text());
-      }, rules),
+      createFrontServer({
+        mounts: webMounts,
+        next: async (req, res) => {
+          nextSaw.push({ url: req.url ?? "" });
+          const request = new Request(`http://localhost${req.url}`, {
+            method: req.method,
+            headers: req.headers as Record<string, string>,
+            body: req.method === "POST" ? (Readable.toWeb(req) as ReadableStream) : undefined,
+            duplex: "half",
+          } as RequestInit);
+          const bytes = (await request.arrayBuffer()).byteLength;
+          const status = bytes > MAX_BODY_BYTES ? 413 : 200;
+          const body = status === 413 ? { status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` } : { bytes };
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(body));
+        },
+      }),
     );
   });
   afterAll(async () => {
     await front.close();
   });
 
-  it("the gateway's web door stops reading a streamed body once it passes the limit, with 413", async () => {
-    const chunk = new Uint8Array(256 * 1024).fill(0x20);
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled >= 50 * MiB) return controller.close();
-        pulled += chunk.length;
-        controller.enqueue(chunk);
-      },
-    });
-    const answer = await partner.fetch(
-      new Request("http://localhost/api/token", { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit),
-    );
-    expect(answer.status).toBe(413);
-    expect(await answer.json()).toEqual({ status_code: 413, error: `Request body exceeds ${MAX_BODY_BYTES} bytes` });
-    expect(pulled).toBeLessThan(MAX_BODY_BYTES + MiB);
-  });
-
   it("cuts a chunked body one byte past the limit: the route answers 413, the sender is stopped and the connection closed", async () => {
-    for (const path of ["/api/x|y", "/api/x%7Cy", "/api/partners/acme/"]) {
+    for (const path of ["/console/x|y", "/console/x%7Cy", "/enroll/acme/"]) {
       const chunk = Buffer.alloc(256 * 1024, 0x20);
       let sent = 0;
       let sentWhenAnswered = 0;
@@ -284,7 +273,7 @@ describe('request bodies on paths Next.js serves (docs/decisions.md "Hardening: 
       expect(sentWhenAnswered, path).toBeGreaterThan(0);
       expect(sentWhenAnswered, path).toBeLessThan(20 * MiB);
     }
-    expect(nextSaw.map((saw) => saw.url)).toEqual(["/api/x|y", "/api/x%7Cy", "/api/partners/acme/"]);
+    expect(nextSaw.map((saw) => saw.url)).toEqual(["/console/x|y", "/console/x%7Cy", "/enroll/acme/"]);
   });
 
   it("refuses a declared body over the limit at once, unread, before Next.js sees it", async () => {
@@ -345,74 +334,77 @@ describe('request bodies on paths Next.js serves (docs/decisions.md "Hardening: 
     const body = JSON.stringify({ grant_type: "client_credentials", pad: " ".repeat(MAX_BODY_BYTES - 100) });
     const answer = await rawRequest(
       front.url,
-      { method: "POST", path: "/api/x%7Cy", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      { method: "POST", path: "/console/x%7Cy", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
       (req) => {
         for (let i = 0; i < body.length; i += 100_000) req.write(body.slice(i, i + 100_000));
         req.end();
       },
     );
-    // Past the body, the route's own answer: no such route (the token route would want the client).
+    // Past the body, the route's own answer.
     expect(answer.status).not.toBe(413);
     expect(answer.status).toBeLessThan(500);
   });
 });
 
-describe("the front server's routing", () => {
-  const rules: FastPathRules = {
-    gateways: new Map([
-      ["/api", new Set(["docs", "openapi.json"])],
-      ["/ingest", new Set<string>()],
-    ]),
-    proxyMatchers: [],
-  };
+describe("the door's routing", () => {
   let front: Listening;
   const nextSaw: string[] = [];
   beforeAll(async () => {
     // Stands in for Next.js (the part not under test here): it says who answered.
     front = await listen(
-      createFrontServer(async (req, res) => {
-        nextSaw.push(req.url ?? "");
-        res.writeHead(200, { "content-type": "text/plain" });
-        res.end("next");
-      }, rules),
+      createFrontServer({
+        mounts: webMounts,
+        next: async (req, res) => {
+          nextSaw.push(req.url ?? "");
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end("next");
+        },
+      }),
     );
   });
   afterAll(async () => {
     await front.close();
-    publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
   });
 
-  it("sends plain gateway paths to the published gateway and everything else to Next.js", async () => {
-    publishNodeGateways({ "/api": partner.node, "/ingest": ingest.node });
+  it("sends gateway paths to the gateways, the docs to their own handlers, and everything else to Next.js", async () => {
     const viaGateway = await fetch(`${front.url}/api/partners/acme/prospects`, { method: "POST" });
     expect(viaGateway.status).toBe(401);
     expect(await viaGateway.json()).toEqual({ message: "Unauthorized" });
     expect((await fetch(`${front.url}/ingest/events`, { method: "POST" })).status).toBe(401);
-    for (const path of ["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz/x", "/console"]) {
+    // Mounted by prefix: what Next.js used to normalize or decode first reaches the gateway as sent.
+    for (const path of ["/api/partners/acme/", "/api/partners/%61cme", "/api", "/ingest"]) {
+      const answer = await fetch(`${front.url}${path}`, { redirect: "manual" });
+      expect(answer.headers.get("x-request-id"), path).toEqual(expect.any(String));
+      expect(await answer.text(), path).not.toBe("next");
+    }
+    expect((await fetch(`${front.url}/api/openapi.json`)).headers.get("content-type")).toBe("application/json");
+    expect((await fetch(`${front.url}/api/docs`)).headers.get("content-type")).toBe("text/html; charset=utf-8");
+    for (const path of ["/healthz/x", "/console", "/apis/x", "/ingestion/x", "/console/api/auth/session"]) {
       const answer = await fetch(`${front.url}${path}`, { redirect: "manual" });
       expect(await answer.text(), path).toBe("next");
     }
-    expect(nextSaw).toEqual(["/api/docs", "/api/openapi.json", "/api/partners/acme/", "/api/partners/%61cme", "/healthz/x", "/console"]);
-    // Liveness is the front server's own (decisions §14, Health): Next.js never sees it.
+    expect(nextSaw).toEqual(["/healthz/x", "/console", "/apis/x", "/ingestion/x", "/console/api/auth/session"]);
+    // Liveness is the door's own (decisions §14, Health): Next.js never sees it.
     expect(await (await fetch(`${front.url}/healthz`)).json()).toEqual({ status: "ok" });
     expect(nextSaw).not.toContain("/healthz");
   });
 
-  it("lets Next.js answer gateway paths until the route has published its gateway", async () => {
-    publishNodeGateways({} as Record<"/api" | "/ingest", NodeGateway>);
-    expect(await (await fetch(`${front.url}/api/partners/acme/prospects`, { method: "POST" })).text()).toBe("next");
-  });
-
   it("answers a gateway that fails outright with the internal error body, never a hang", async () => {
-    publishNodeGateways({
-      "/api": async () => {
+    const failing: Mount = {
+      path: "/api",
+      gateway: true,
+      handler: async () => {
         throw new Error("boom");
       },
-      "/ingest": ingest.node,
-    });
-    const answer = await fetch(`${front.url}/api/token`);
-    expect(answer.status).toBe(500);
-    expect(answer.headers.get("content-type")).toBe("application/json");
-    expect((await answer.json()).status_code).toBe(500);
+    };
+    const broken = await listen(createFrontServer({ mounts: [failing], next: async () => {} }));
+    try {
+      const answer = await fetch(`${broken.url}/api/token`);
+      expect(answer.status).toBe(500);
+      expect(answer.headers.get("content-type")).toBe("application/json");
+      expect((await answer.json()).status_code).toBe(500);
+    } finally {
+      await broken.close();
+    }
   });
 });

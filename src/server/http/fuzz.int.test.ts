@@ -1,9 +1,10 @@
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
-import { handleIngestApi, handlePartnerApi, partnerOpenApiDocument } from "../../composition/gateways";
+import { partnerOpenApiDocument } from "../../composition/gateways";
 import { ingestApiRouter, partnerApiRouter } from "../../composition/router";
 import { signRequest } from "../../features/auth/request-signature";
 import { casesFor, type FuzzCase, type Json, sampleOf } from "../../test/fuzz-cases";
+import { throughDoor } from "../../test/http";
 import { fixture, routesOf, validBody } from "../../test/route-fixture";
 import type { Meta } from "../trpc/init";
 import { documentedErrors } from "./openapi";
@@ -49,7 +50,7 @@ async function send(fuzz: FuzzCase, gateway: "partner" | "ingest", token: string
     headers.set("x-request-signature", signRequest(secret, { method: fuzz.method, pathWithQuery: parsed.pathname + parsed.search, rawBody }));
   }
   const request = new Request(url, { method: fuzz.method, headers, body: fuzz.body as BodyInit | undefined });
-  const response = await (gateway === "partner" ? handlePartnerApi(request) : handleIngestApi(request));
+  const response = await throughDoor(request);
   const text = await response.text();
   let body: unknown = text;
   try {

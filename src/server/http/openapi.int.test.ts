@@ -4,8 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { GET as docsPage } from "../../app/api/docs/route";
-import { GET as openApiRoute } from "../../app/api/openapi.json/route";
+import { throughDoor } from "../../test/http";
 
 type Doc = {
   openapi: string;
@@ -14,7 +13,7 @@ type Doc = {
 };
 
 async function served(): Promise<Doc> {
-  const response = openApiRoute();
+  const response = await throughDoor(new Request("http://localhost/api/openapi.json"));
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -53,7 +52,7 @@ describe("GET /api/openapi.json", () => {
 
 describe("GET /api/docs", () => {
   it("serves a reference page whose scripts all come from this origin", async () => {
-    const page = await docsPage().text();
+    const page = await (await throughDoor(new Request("http://localhost/api/docs"))).text();
     expect(page).toContain('<div id="reference">');
     const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
     expect(sources.length).toBeGreaterThan(0);

@@ -12,12 +12,14 @@ type Operation = { responses: Record<string, Json>; requestBody?: { content: Rec
  * The error statuses a route documents: its own list, plus what any request may earn from the REST
  * wrapper: 422 wherever a request carries text (every route but the token exchange, whose input
  * errors are OAuth 400s), since text that cannot be accepted in a body field, path or query
- * parameter answers 422 (issue 9 item 6); and on routes taking a body, 400 (malformed JSON),
- * 413 (over 5 MiB) and 415 (not `application/json`).
+ * parameter answers 422 (issue 9 item 6); 400 everywhere, for a path with broken percent-encoding
+ * (`src/server/http/malformed-path.ts`); and on routes taking a body, 400 (malformed JSON), 413
+ * (over 5 MiB) and 415 (not `application/json`).
  */
 export function documentedErrors(meta: Meta): number[] {
   const statuses = new Set(meta.responses?.errors ?? []);
   if (meta.inputErrors?.kind !== "oauth") statuses.add(422);
+  statuses.add(400);
   if (meta.openapi && ["POST", "PUT", "PATCH"].includes(meta.openapi.method)) for (const status of [400, 413, 415]) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }

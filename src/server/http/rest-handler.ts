@@ -14,6 +14,7 @@ import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 import type { InputErrorStyle } from "./input-errors";
+import { isDecodablePath, MALFORMED_PATH } from "./malformed-path";
 import { routeTemplatesOf } from "./route-templates";
 
 export { MAX_BODY_BYTES };
@@ -33,51 +34,25 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
  * - adds `X-Request-Id` and `Cache-Control: no-store`, and writes one access-log line.
  * JSON bodies are never coerced (`"yes"` is not a boolean): see `./json-body.ts`.
  */
-export function createRestHandler(router: AnyRouter, prefix: `/${string}`): (req: Request) => Promise<Response> {
-  return createRestGateway(router, prefix).fetch;
-}
-
-/**
- * The gateway's one handler with its two doors: `fetch` for a web `Request` (the Next.js route,
- * the tests), `node` for Node's own request and response (the front server, `./front-server.ts`,
- * which skips Next.js's request conversion on the hot path). Both read the request into the same
- * `RestRequest` and write the same `RestAnswer`: status, headers and body are identical.
- */
-export function createRestGateway(router: AnyRouter, prefix: `/${string}`): RestGateway {
+export function createRestGateway(router: AnyRouter, prefix: `/${string}`): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const handle = restCore(router, prefix);
-  return {
-    fetch: async (request) => {
-      const answer = await handle({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        text: () => readWebBody(request),
-      });
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
-    },
-    node: async (req, res) => {
-      const answer = await handle({
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        headers: nodeHeaders(req),
-        text: () => readNodeBody(req),
-      });
-      if (res.destroyed) return;
-      const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
-      // A body refused unread (too large) is not drained: the connection closes after the answer.
-      if (answer.status === 413) res.shouldKeepAlive = false;
-      res.writeHead(answer.status, bytes ? { ...answer.headers, "content-length": String(bytes.length) } : answer.headers);
-      res.end(req.method === "HEAD" ? undefined : bytes);
-    },
+  return async (req, res) => {
+    const answer = await handle({
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      headers: nodeHeaders(req),
+      text: () => readNodeBody(req),
+    });
+    if (res.destroyed) return;
+    const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
+    // A body refused unread (too large) is not drained: the connection closes after the answer.
+    if (answer.status === 413) res.shouldKeepAlive = false;
+    res.writeHead(answer.status, bytes ? { ...answer.headers, "content-length": String(bytes.length) } : answer.headers);
+    res.end(req.method === "HEAD" ? undefined : bytes);
   };
 }
 
-export type RestGateway = {
-  fetch: (request: Request) => Promise<Response>;
-  node: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-};
-
-/** What the core reads of a request, whichever door it came through. */
+/** What the core reads of a request. */
 type RestRequest = {
   method: string;
   /** Absolute (`http://host/api/x?y`) or origin-form (`/api/x?y`). */
@@ -128,6 +103,8 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
     };
     let answer: { status: number; body: string | null; headers?: Record<string, string> };
     try {
+      // Before any route decodes it (decisions: Requests and errors), as on every other path of the door.
+      if (!isDecodablePath(pathname)) throw errors.badRequest(MALFORMED_PATH);
       const body = await innerBody(request, state);
       const adapted = await new Promise<{ status: number; body: string | undefined }>((resolve) => {
         // The adapter sets only `Content-Type: application/json` (responseMeta sets no headers).
@@ -315,36 +292,6 @@ function readNodeBody(req: IncomingMessage): Promise<string> {
     req.on("error", onError);
     req.on("close", onClose);
   });
-}
-
-/**
- * The body of a web `Request` as text, decoded as `Request.text()` decodes it. Read chunk by chunk:
- * more than MAX_BODY_BYTES stops the read with a 413 (`Request.text()` would hold a body of any size
- * first). The stream is left unread rather than cancelled: cancelling Next.js's request stream
- * destroys the socket, and the 413 would never reach the caller.
- */
-async function readWebBody(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      let read: ReadableStreamReadResult<Uint8Array>;
-      try {
-        read = await reader.read();
-      } catch (error) {
-        throw errors.badRequest(`Request body could not be read: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (read.done) break;
-      size += read.value.byteLength;
-      if (size > MAX_BODY_BYTES) throw tooLarge();
-      chunks.push(read.value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  return UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
 
 /** The path and query of an absolute or origin-form URL, parsed as the WHATWG URL parser does (as a web `Request` would have it). */

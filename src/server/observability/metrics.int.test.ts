@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import "../../composition/gateways";
+import { webMounts } from "../../composition/gateways";
 import { ELIGIBILITY_MAX_ATTEMPTS } from "../../features/prospects/eligibility/retry-schedule";
 import { completeProspect, prospectPartner } from "../../features/prospects/prospect-test-helpers";
 import { units } from "../../features/roster/roster.table";
@@ -12,7 +12,7 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { runAttempt, runDueJobs } from "../../test/jobs";
 import { resetConfig } from "../config";
 import { getDb } from "../db/client";
-import { createFrontServer, type FastPathRules } from "../http/front-server";
+import { createFrontServer } from "../http/front-server";
 import { createWorkerHealthServer } from "../http/worker-health-server";
 
 /**
@@ -23,13 +23,6 @@ import { createWorkerHealthServer } from "../http/worker-health-server";
 
 const receiver = receiversOfThisFile();
 const TOKEN = "metrics-test-token-0123456789";
-const rules: FastPathRules = {
-  gateways: new Map([
-    ["/api", new Set(["docs", "openapi.json"])],
-    ["/ingest", new Set()],
-  ]),
-  proxyMatchers: [],
-};
 
 function listen(server: http.Server, port: number): Promise<{ url: string; close: () => Promise<void> }> {
   return new Promise((resolve) => {
@@ -47,10 +40,13 @@ let front: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
   // Next.js's stand-in: pages answer 200.
   front = await listen(
-    createFrontServer(async (_req, res) => {
-      res.writeHead(200, { "content-type": "text/html" });
-      res.end("<html></html>");
-    }, rules),
+    createFrontServer({
+      mounts: webMounts,
+      next: async (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<html></html>");
+      },
+    }),
     5101,
   );
 });
