@@ -64,7 +64,9 @@ async function untilServing(baseUrl: string, child: ChildProcess, timeoutMs: num
  * PostgreSQL on `basePort`, web processes on `basePort + 1` and `+ 2`, two workers. Staging
  * (the demo partner is seeded; webhooks may reach the local receiver), with the built app.
  */
-export async function startCluster(name: string, basePort: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(name: string, scenarioPort: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  // FAULTS_PORT_OFFSET moves every port of the scenario (several checkouts on one machine).
+  const basePort = scenarioPort + Number(process.env.FAULTS_PORT_OFFSET ?? 0);
   const dataDir = path.resolve(".data", name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });

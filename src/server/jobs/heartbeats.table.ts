@@ -1,4 +1,5 @@
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { getConfig } from "../config";
 
 /**
  * One row per running worker process (decisions §14, Health): written every few seconds while its
@@ -6,10 +7,18 @@ import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
  * graphile-worker's own locks are no heartbeat: an idle worker holds none.
  */
 export const workerHeartbeats = pgTable("worker_heartbeats", {
-  /** Random per process start. */
+  /** The running runner's graphile-worker pool id (the `locked_by` of its jobs); random before one runs. */
   id: text("id").primaryKey(),
   /** `inline` (inside a web process) or `process` (`npm run worker`). */
   mode: text("mode").notNull(),
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
   beatAt: timestamp("beat_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * How often a running worker beats: a third of READY_WORKER_HEARTBEAT_SECONDS, between 1 and 5 s.
+ * Three intervals without a beat mark its runner dead (system__unlock_stale_workers).
+ */
+export function heartbeatEveryMs(): number {
+  return Math.max(1000, Math.min(5000, (getConfig().readyWorkerHeartbeatSeconds * 1000) / 3));
+}

@@ -7,7 +7,7 @@ import { getDb } from "../db/client";
 import { installDriverGuard } from "../db/driver-guard";
 import { logger } from "../log";
 import { type AnyTask, addJob, crontabOf, recurringJobKey, taskListOf } from "./define-task";
-import { workerHeartbeats } from "./heartbeats.table";
+import { heartbeatEveryMs, workerHeartbeats } from "./heartbeats.table";
 import { quietWorkerLogger } from "./logger";
 import { systemNoop } from "./system__noop";
 import { systemUnlockStaleWorkers } from "./system__unlock_stale_workers";
@@ -89,10 +89,14 @@ export async function startWorker(url: string, mode: "inline" | "process", optio
   logger().info({ mode, concurrency: options.concurrency, started: first !== undefined }, "worker started");
 }
 
-/** A runner runs: readiness says so and the heartbeat is written at once. */
+/**
+ * A runner runs: readiness says so and the heartbeat, named after the runner's pool (the `locked_by`
+ * of the jobs it takes), is written at once.
+ */
 async function running(supervisor: Supervisor, runner: Runner): Promise<void> {
   supervisor.current = runner;
   shared.state = { ...shared.state, running: true, startedAt: new Date().toISOString() };
+  if (supervisor.pool) await shared.heartbeat?.rename(supervisor.pool.id).catch(() => {});
   await shared.heartbeat?.beat().catch(() => {});
 }
 
@@ -246,18 +250,17 @@ export async function stopWorker(): Promise<void> {
   shared.heartbeat = undefined;
 }
 
-type Heartbeat = { beat: () => Promise<void>; stop: () => Promise<void> };
+type Heartbeat = { beat: () => Promise<void>; rename: (id: string) => Promise<void>; stop: () => Promise<void> };
 
 /**
  * This worker's row in `worker_heartbeats`, written every few seconds while a runner runs
- * (readiness: src/server/health.ts) and deleted when it stops. Rows of workers killed a day ago are
- * removed. Between two runners (docs/decisions.md "Operations: recovery from faults") no beat is
- * written, so readiness elsewhere sees this worker go quiet.
+ * (readiness: src/server/health.ts) and deleted when it stops. Its id is the running runner's pool
+ * id, the `locked_by` of the jobs it holds, so a runner whose beats stop has its jobs handed back
+ * (system__unlock_stale_workers). Rows of workers killed a day ago are removed. Between two runners
+ * (docs/decisions.md "Operations: recovery from faults") no beat is written.
  */
 function startHeartbeat(mode: "inline" | "process"): Heartbeat {
-  const id = randomUUID();
-  const bound = getConfig().readyWorkerHeartbeatSeconds;
-  const everyMs = Math.max(1000, Math.min(5000, (bound * 1000) / 3));
+  let id = randomUUID();
   let pruned = false;
   const beat = async () => {
     if (!shared.state.running) return;
@@ -271,17 +274,25 @@ function startHeartbeat(mode: "inline" | "process"): Heartbeat {
       .values({ id, mode })
       .onConflictDoUpdate({ target: workerHeartbeats.id, set: { beatAt: sql`now()` } });
   };
+  const remove = async (which: string) => {
+    await (await getDb())
+      .delete(workerHeartbeats)
+      .where(eq(workerHeartbeats.id, which))
+      .catch(() => {});
+  };
   // A missed beat (database unavailable) is what readiness reports; nothing to do here.
-  const timer = setInterval(() => beat().catch(() => {}), everyMs);
+  const timer = setInterval(() => beat().catch(() => {}), heartbeatEveryMs());
   timer.unref();
   return {
     beat,
+    rename: async (next) => {
+      const previous = id;
+      id = next;
+      if (previous !== next) await remove(previous);
+    },
     stop: async () => {
       clearInterval(timer);
-      await (await getDb())
-        .delete(workerHeartbeats)
-        .where(eq(workerHeartbeats.id, id))
-        .catch(() => {});
+      await remove(id);
     },
   };
 }
