@@ -28,6 +28,15 @@ describe("knownDriverFailure", () => {
       "    at Immediate.nextWrite (file:///app/node_modules/postgres/src/connection.js:255:22)",
     );
     expect(knownDriverFailure(write)).toBe("postgres.js write on a closed socket");
+    // An unawaited connect refused while the server is down: Node's frames only.
+    const refused = Object.assign(
+      failure(new Error("connect ECONNREFUSED 127.0.0.1:5432"), "    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16)", "ECONNREFUSED"),
+      {
+        syscall: "connect",
+      },
+    );
+    expect(knownDriverFailure(refused, "rejection")).toBe("connection refused");
+    expect(knownDriverFailure(refused, "exception")).toBeUndefined();
   });
 
   it("lets everything else end the process: our own errors, the same messages from elsewhere, non-errors", () => {

@@ -10,9 +10,12 @@ import { logger } from "../log";
  *   its completions, whose promise nobody awaits ("This batcher has been released").
  * - postgres.js 3.4.9 (porsager/postgres#1154): a write scheduled with `setImmediate` on a socket
  *   already closed throws "Cannot read properties of null (reading 'write')".
+ * - a connection attempt refused or reset while the server is down, whose rejection a driver never
+ *   awaits (`pg`'s connect, retried by graphile-worker): its stack holds only Node's own socket frames,
+ *   so it is recognised as a rejection (never as a thrown exception) by its socket error code.
  * Returns what it is, or undefined for anything else.
  */
-export function knownDriverFailure(error: unknown): string | undefined {
+export function knownDriverFailure(error: unknown, as: "exception" | "rejection" = "exception"): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const stack = error.stack ?? "";
   if (error.message.startsWith("This batcher has been released") && /graphile-worker/.test(stack)) return "graphile-worker released batcher";
@@ -25,11 +28,13 @@ export function knownDriverFailure(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
   const fromPg = /node_modules[\\/](pg|pg-protocol|pg-pool)[\\/]/.test(stack);
   if (fromPg && (CONNECTION_LOSS.has(String(code)) || /^08/.test(String(code)) || /Connection terminated/.test(error.message))) return "pg connection lost";
+  if (as === "rejection" && SOCKET_ERRORS.has(String(code)) && (error as { syscall?: unknown }).syscall === "connect") return "connection refused";
   return undefined;
 }
 
 /** PostgreSQL's shutdown codes and the socket errors of a connection that went away. */
 const CONNECTION_LOSS = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT"]);
+const SOCKET_ERRORS = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT"]);
 
 const INSTALLED = Symbol.for("pis.driverGuard");
 
@@ -43,7 +48,7 @@ export function installDriverGuard(): void {
   if (globals[INSTALLED]) return;
   globals[INSTALLED] = true;
   const handle = (event: "uncaughtException" | "unhandledRejection") => (error: unknown) => {
-    const known = knownDriverFailure(error);
+    const known = knownDriverFailure(error, event === "uncaughtException" ? "exception" : "rejection");
     if (known) {
       logger().warn({ err: error, known }, "database driver failure while the database was away: ignored");
       return;
