@@ -260,7 +260,7 @@ type Heartbeat = { beat: () => Promise<void>; rename: (id: string) => Promise<vo
  * (docs/decisions.md "Operations: recovery from faults") no beat is written.
  */
 function startHeartbeat(mode: "inline" | "process"): Heartbeat {
-  let id = randomUUID();
+  let id: string = randomUUID();
   let pruned = false;
   const beat = async () => {
     if (!shared.state.running) return;
