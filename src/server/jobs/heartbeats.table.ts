@@ -1,5 +1,4 @@
 import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { getConfig } from "../config";
 
 /**
  * One row per running worker process (decisions §14, Health): written every few seconds while its
@@ -14,11 +13,3 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
   beatAt: timestamp("beat_at", { withTimezone: true }).notNull().defaultNow(),
 });
-
-/**
- * How often a running worker beats: a third of READY_WORKER_HEARTBEAT_SECONDS, between 1 and 5 s.
- * Three intervals without a beat mark its runner dead (system__unlock_stale_workers).
- */
-export function heartbeatEveryMs(): number {
-  return Math.max(1000, Math.min(5000, (getConfig().readyWorkerHeartbeatSeconds * 1000) / 3));
-}

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
 import { defineTask } from "./define-task";
-import { heartbeatEveryMs, workerHeartbeats } from "./heartbeats.table";
+import { heartbeatEveryMs } from "./heartbeat";
+import { workerHeartbeats } from "./heartbeats.table";
 
 /**
  * Queue-wide maintenance: graphile-worker keeps a killed worker's jobs (running, or waiting in its

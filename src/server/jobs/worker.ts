@@ -1,13 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { eq, lt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Runner, run, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { getConfig } from "../config";
-import { getDb } from "../db/client";
+import { getDb, getSql } from "../db/client";
 import { installDriverGuard } from "../db/driver-guard";
 import { logger } from "../log";
 import { type AnyTask, addJob, crontabOf, recurringJobKey, taskListOf } from "./define-task";
-import { heartbeatEveryMs, workerHeartbeats } from "./heartbeats.table";
+import { type Heartbeat, startHeartbeat } from "./heartbeat";
 import { quietWorkerLogger } from "./logger";
 import { systemNoop } from "./system__noop";
 import { systemUnlockStaleWorkers } from "./system__unlock_stale_workers";
@@ -52,13 +51,23 @@ export function workerTaskList(tasks: readonly AnyTask[]) {
 }
 
 /**
- * The pause before the next runner after `failures` failed starts or stops in a row: 0.5 s, 1 s,
- * 2 s, then RESTART_DELAY_CAP_MS, so a runner starts within that of the database's return
+ * The pause before the next try after `failures` failed starts or stops in a row: 0.25 s, 0.5 s,
+ * then RESTART_DELAY_CAP_MS. A try first asks the database for `select 1` (cheap, silent) and starts
+ * a runner only once it answers, so a runner starts within about a second of the database's return
  * (docs/decisions.md "Operations: recovery from faults").
  */
-export const RESTART_DELAY_CAP_MS = 3_000;
+export const RESTART_DELAY_CAP_MS = 1_000;
 export function restartDelayMs(failures: number): number {
-  return Math.min(500 * 2 ** Math.max(0, failures - 1), RESTART_DELAY_CAP_MS);
+  return Math.min(250 * 2 ** Math.max(0, failures - 1), RESTART_DELAY_CAP_MS);
+}
+
+async function databaseAnswers(): Promise<boolean> {
+  try {
+    await (await getSql())`select 1`;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -79,7 +88,7 @@ export async function startWorker(url: string, mode: "inline" | "process", optio
   const supervisor: Supervisor = { stopping: false, failedPools: [], done: new Promise<void>((resolve) => (finish = resolve)) };
   shared.supervisor = supervisor;
   shared.state = { mode, running: false, restarts: 0 };
-  shared.heartbeat = startHeartbeat(mode);
+  shared.heartbeat = startHeartbeat(mode, () => shared.state.running);
   const first = await launch(supervisor, spec).catch((error: unknown) => {
     logger().error({ err: error }, "worker could not start: trying again");
     return undefined;
@@ -158,6 +167,10 @@ async function supervise(supervisor: Supervisor, spec: RunnerSpec, first: Awaite
     if (!started) {
       await pause(supervisor, restartDelayMs(failures));
       if (supervisor.stopping) break;
+      if (!(await databaseAnswers())) {
+        failures++;
+        continue;
+      }
       started = await launch(supervisor, spec).catch((error: unknown) => {
         failures++;
         logger().warn({ err: error, failures, nextInMs: restartDelayMs(failures) }, "worker could not start: trying again");
@@ -248,53 +261,6 @@ export async function stopWorker(): Promise<void> {
   shared.state = { ...shared.state, running: false };
   await shared.heartbeat?.stop();
   shared.heartbeat = undefined;
-}
-
-type Heartbeat = { beat: () => Promise<void>; rename: (id: string) => Promise<void>; stop: () => Promise<void> };
-
-/**
- * This worker's row in `worker_heartbeats`, written every few seconds while a runner runs
- * (readiness: src/server/health.ts) and deleted when it stops. Its id is the running runner's pool
- * id, the `locked_by` of the jobs it holds, so a runner whose beats stop has its jobs handed back
- * (system__unlock_stale_workers). Rows of workers killed a day ago are removed. Between two runners
- * (docs/decisions.md "Operations: recovery from faults") no beat is written.
- */
-function startHeartbeat(mode: "inline" | "process"): Heartbeat {
-  let id: string = randomUUID();
-  let pruned = false;
-  const beat = async () => {
-    if (!shared.state.running) return;
-    const db = await getDb();
-    if (!pruned) {
-      await db.delete(workerHeartbeats).where(lt(workerHeartbeats.beatAt, sql`now() - interval '1 day'`));
-      pruned = true;
-    }
-    await db
-      .insert(workerHeartbeats)
-      .values({ id, mode })
-      .onConflictDoUpdate({ target: workerHeartbeats.id, set: { beatAt: sql`now()` } });
-  };
-  const remove = async (which: string) => {
-    await (await getDb())
-      .delete(workerHeartbeats)
-      .where(eq(workerHeartbeats.id, which))
-      .catch(() => {});
-  };
-  // A missed beat (database unavailable) is what readiness reports; nothing to do here.
-  const timer = setInterval(() => beat().catch(() => {}), heartbeatEveryMs());
-  timer.unref();
-  return {
-    beat,
-    rename: async (next) => {
-      const previous = id;
-      id = next;
-      if (previous !== next) await remove(previous);
-    },
-    stop: async () => {
-      clearInterval(timer);
-      await remove(id);
-    },
-  };
 }
 
 export function workerState(): WorkerState {
