@@ -40,24 +40,28 @@ const INSTALLED = Symbol.for("pis.driverGuard");
 
 /**
  * Installs the guard once per process: a known driver failure is logged and the process goes on (the
- * runner supervisor replaces what stopped: src/server/jobs/worker.ts); anything else ends the
- * process as Node would, unless another handler (Next.js's) is there to decide.
+ * runner supervisor replaces what stopped: src/server/jobs/worker.ts); anything else goes on as Node
+ * would without the guard: an unhandled rejection becomes an uncaught exception, and an uncaught
+ * exception ends the process unless another handler (Next.js's, in the web process) is there to decide.
  */
 export function installDriverGuard(): void {
   const globals = globalThis as unknown as Record<symbol, boolean>;
   if (globals[INSTALLED]) return;
   globals[INSTALLED] = true;
-  const handle = (event: "uncaughtException" | "unhandledRejection") => (error: unknown) => {
-    const known = knownDriverFailure(error, event === "uncaughtException" ? "exception" : "rejection");
-    if (known) {
-      logger().warn({ err: error, known }, "database driver failure while the database was away: ignored");
-      return;
-    }
-    if (process.listenerCount(event) > 1) return;
-    logger().fatal({ err: error }, event === "uncaughtException" ? "uncaught exception" : "unhandled rejection");
+  const ignored = (error: unknown, as: "exception" | "rejection") => {
+    const known = knownDriverFailure(error, as);
+    if (known) logger().warn({ err: error, known }, "database driver failure while the database was away: ignored");
+    return known !== undefined;
+  };
+  process.on("unhandledRejection", (reason) => {
+    if (ignored(reason, "rejection") || process.listenerCount("unhandledRejection") > 1) return;
+    // Node's default (--unhandled-rejections=throw): thrown again, it is an uncaught exception.
+    throw reason;
+  });
+  process.on("uncaughtException", (error) => {
+    if (ignored(error, "exception") || process.listenerCount("uncaughtException") > 1) return;
+    logger().fatal({ err: error }, "uncaught exception");
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
-  };
-  process.on("uncaughtException", handle("uncaughtException"));
-  process.on("unhandledRejection", handle("unhandledRejection"));
+  });
 }
