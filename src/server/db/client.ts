@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { getConfig } from "../config";
+import { logger } from "../log";
 import { inTransactionSpan, statementSpan, tracingOn } from "../observability/tracing";
 import { connectOrStartEmbedded, type EmbeddedHandle } from "./embedded";
 import { connectPostgres } from "./url";
@@ -153,6 +154,27 @@ function settled<Q extends PromiseLike<unknown>>(pending: Q, span: { settle: (er
   } as Q["then"];
   return pending;
 }
+
+/**
+ * Waits until the database answers (docs/decisions.md "Operations: recovery from faults"): a worker
+ * or web process started while PostgreSQL is down or restarting waits for it, saying so, instead of
+ * exiting. Tries again after 0.5 s, 1 s, 2 s, then every WAIT_RETRY_CAP_MS.
+ */
+export async function waitForDatabase(): Promise<void> {
+  for (let failures = 0; ; failures++) {
+    try {
+      const sql = await getSql();
+      await sql`select 1`;
+      if (failures > 0) logger().info({ failures }, "database reachable");
+      return;
+    } catch (error) {
+      const delayMs = Math.min(500 * 2 ** failures, WAIT_RETRY_CAP_MS);
+      logger().warn({ err: error, nextInMs: delayMs }, "database unreachable: waiting for it");
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+const WAIT_RETRY_CAP_MS = 3_000;
 
 /** Closes the pool and, when this process started the embedded server, stops it. */
 export async function closeDb(): Promise<void> {

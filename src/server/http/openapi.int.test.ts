@@ -25,11 +25,24 @@ describe("GET /api/openapi.json", () => {
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } });
     const token = doc.paths["/token"].post;
     expect(token.security).toEqual([]);
-    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "415"]);
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "415", "503"]);
     const owners = doc.paths["/partners/property_owners"].post;
-    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "400", "401", "403", "409", "413", "415", "422"]);
+    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "400", "401", "403", "409", "413", "415", "422", "503"]);
     expect(owners.security).toEqual([{ bearerAuth: [] }]);
     expect(JSON.stringify(owners.responses["401"])).toContain('"const":"Unauthorized"');
+  });
+
+  it("documents on every route the 503 of a database outage with its Retry-After header", async () => {
+    const doc = await served();
+    const operations = Object.entries(doc.paths).flatMap(([pathKey, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ at: `${method} ${pathKey}`, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(10);
+    for (const { at, operation } of operations) {
+      const unavailable = operation.responses["503"] as { headers?: Record<string, { required?: boolean; schema: { type: string } }> } | undefined;
+      expect(unavailable, at).toBeDefined();
+      expect(unavailable?.headers?.["Retry-After"], at).toMatchObject({ required: true, schema: { type: "integer" } });
+    }
   });
 
   it("matches the committed snapshot, so a contract change shows up in review", async () => {

@@ -2,6 +2,7 @@ import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { z } from "zod";
 import { getConfig } from "../config";
+import { DATABASE_RETRY_AFTER_SECONDS, GATEWAY_MESSAGES } from "../errors";
 import type { Meta } from "../trpc/init";
 import { openApiErrorResponse } from "./error-wire";
 
@@ -45,6 +46,7 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
       responses["200"] = success;
     }
     for (const status of documentedErrors(meta)) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
+    responses["503"] = databaseUnavailableResponse(meta);
     operation.responses = responses;
     if (meta.openapi.protect === false) operation.security = [];
     if (meta.arrayBody && operation.requestBody) {
@@ -57,6 +59,27 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
   const schemas = doc.components?.schemas ?? {};
   for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
   return doc;
+}
+
+/**
+ * Every route answers 503 with `Retry-After` while the database is out of reach (docs/decisions.md
+ * "Faults, proven" and "Operations: recovery from faults"): documented on each, with its header.
+ * Not one of `documentedErrors`, which lists what a request itself can earn (the fuzz test's allowlist).
+ */
+function databaseUnavailableResponse(meta: Meta): Json {
+  const response = openApiErrorResponse(503, meta.inputErrors) as Json & { content: { "application/json": { schema: Json } } };
+  const schema = response.content["application/json"].schema;
+  return {
+    description: "Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds",
+    headers: {
+      "Retry-After": {
+        description: "Seconds to wait before trying again",
+        required: true,
+        schema: { type: "integer", minimum: 1, example: DATABASE_RETRY_AFTER_SECONDS },
+      },
+    },
+    content: { "application/json": { schema: { ...schema, example: { status_code: 503, error: GATEWAY_MESSAGES.databaseUnavailable } } } },
+  };
 }
 
 /** An item schema as a JSON Schema; schemas with a meta `id` become components referenced by `$ref`. */

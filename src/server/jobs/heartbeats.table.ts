@@ -6,7 +6,7 @@ import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
  * graphile-worker's own locks are no heartbeat: an idle worker holds none.
  */
 export const workerHeartbeats = pgTable("worker_heartbeats", {
-  /** Random per process start. */
+  /** The running runner's graphile-worker pool id (the `locked_by` of its jobs); random before one runs. */
   id: text("id").primaryKey(),
   /** `inline` (inside a web process) or `process` (`npm run worker`). */
   mode: text("mode").notNull(),

@@ -1,8 +1,23 @@
 import { Logger } from "graphile-worker";
 import { logger } from "../log";
 
-/** graphile-worker logs a line per job by default, which costs throughput: keep warnings and errors. */
+/**
+ * graphile-worker logs a line per job by default, which costs throughput: keep warnings and errors.
+ * Its error lines carry whole driver objects (a `pg` client with its parsed statements: kilobytes a
+ * line, dozens a second while the database is away); only the error's name, code and message are kept.
+ */
 export const quietWorkerLogger = new Logger(() => (level, message, meta) => {
-  if (level === "error") logger().error({ worker: meta }, message);
-  else if (level === "warning") logger().warn({ worker: meta }, message);
+  if (level === "error") logger().error({ worker: brief(meta) }, message);
+  else if (level === "warning") logger().warn({ worker: brief(meta) }, message);
 });
+
+function brief(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!meta) return meta;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(meta)) {
+    if (value instanceof Error) out[key] = { name: value.name, code: (value as { code?: unknown }).code, message: value.message };
+    else if (key === "client" || key === "job" || key === "jobs" || key === "specs") continue;
+    else if (value === null || typeof value !== "object") out[key] = value;
+  }
+  return out;
+}
