@@ -47,7 +47,7 @@ function isDecodable(path: string): boolean {
 /**
  * Gateway paths without any `%` cannot carry broken percent-encoding and get no framing headers:
  * they skip the proxy, whose pass through Next.js's middleware machinery was the largest cost a
- * partner request added to its domain work (issue 9 item 16: web-process CPU per prospect POST
+ * partner request added to its domain work (docs/decisions.md, "Performance: API throughput": web-process CPU per prospect POST
  * about 5.4 → 4.1 ms, with the REST adapter's signal change). Any gateway path with a `%` still
  * comes here (e2e/malformed-paths.spec.ts).
  */

@@ -12,7 +12,7 @@ import { createFrontServer, type FastPathRules, type NodeGateway, publishNodeGat
 import { createRestGateway, MAX_BODY_BYTES } from "./rest-handler";
 
 /**
- * Issue 9 item 16: the web process's front server hands gateway requests to the gateway's Node
+ * docs/decisions.md, "Performance: API throughput": the web process's front server hands gateway requests to the gateway's Node
  * door instead of through Next.js. These tests hold the two doors to the same answers (every
  * route's malformed requests, as the fuzz suite sends them, through both), and the front server to
  * its routing: the published gateway for plain gateway paths, Next.js (here a stand-in that says

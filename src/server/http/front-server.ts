@@ -16,8 +16,8 @@ import { answerHealth } from "./health-routes";
  * (`src/app/api/[...path]/route.ts`, `src/app/ingest/[...path]/route.ts`) goes straight to that
  * route's own handler, through its Node door (`createRestGateway(…).node`). Same handler, same
  * module instance, same answers; what it skips is Next.js turning the Node request into a web
- * `Request` and piping a web `Response` back, about a third of a partner request's CPU (issue 9
- * item 16, docs/decisions.md "Performance: API throughput").
+ * `Request` and piping a web `Response` back, about a third of a partner request's CPU
+ * (docs/decisions.md, "Performance: API throughput").
  *
  * The handler is the one the route module built: the composition root publishes it here when
  * Next.js loads the route (`publishNodeGateways`), so caches and the database pool are the ones

@@ -11,7 +11,7 @@ import { storedMethodOf } from "../method";
 import { nextUncharged } from "../schedule";
 import { BILLING_CHARGE_KINDS, BILLING_CHARGE_STATUSES, billingCharges, DELINQUENCY_STATUSES, delinquencies } from "../tables";
 
-/** What the console shows of billing (decisions §12 Prospects and policies; issue 12 item 6). Explicit allowlists. */
+/** What the console shows of billing (decisions §12 Prospects and policies; docs/decisions.md, "Billing and delinquencies"). Explicit allowlists. */
 
 const delinquencyFields = {
   /** `delinquency_<id>`, as partners see it. */

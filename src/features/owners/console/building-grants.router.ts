@@ -11,7 +11,7 @@ import {
   searchBuildingGrants,
 } from "./building-grants";
 
-/** Building grants of managed owners (issue 11 item 5; decisions §4 `owner grant-building`, §12). */
+/** Building grants of managed owners (docs/decisions.md, "Console: access management, part A"; decisions §4 `owner grant-building`, §12). */
 export const buildingGrantsConsoleRouter = router({
   search: staffProcedure("access.read")
     .input(buildingGrantSearchInput)

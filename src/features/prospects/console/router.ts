@@ -4,7 +4,7 @@ import { staffProcedure } from "../../auth/procedures";
 import { consoleProspectDetail, prospectForConsole } from "./detail";
 import { consoleProspectRow, prospectSearchInput, searchProspects } from "./search";
 
-/** The console's prospect screens (issue 11 item 6): read-only. */
+/** The console's prospect screens (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): read-only. */
 export const prospectsConsoleRouter = router({
   search: staffProcedure("prospects.read")
     .input(prospectSearchInput)

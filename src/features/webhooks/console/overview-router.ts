@@ -2,7 +2,7 @@ import { router } from "../../../server/trpc/init";
 import { staffProcedure } from "../../auth/procedures";
 import { deliveryOverview, deliveryOverviewOf } from "./overview";
 
-/** The console's landing page (issue 11 item 7): read by both roles. */
+/** The console's landing page (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): read by both roles. */
 export const overviewConsoleRouter = router({
   deliveries: staffProcedure("overview.read")
     .output(deliveryOverview)

@@ -13,7 +13,7 @@ import {
   searchProviders,
 } from "./providers";
 
-/** Provider subscriptions and their coverage (issue 11 item 5; decisions §4 `provider create`, §12). */
+/** Provider subscriptions and their coverage (docs/decisions.md, "Console: access management, part A"; decisions §4 `provider create`, §12). */
 export const providersConsoleRouter = router({
   search: staffProcedure("access.read")
     .input(providerSearchInput)

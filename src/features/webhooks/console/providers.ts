@@ -10,7 +10,7 @@ import { type BuildingRef, createProvider, resolveBuildings, resolveOwners } fro
 import { providerBuildings, providerOwners, providers } from "../providers.table";
 
 /**
- * Provider subscriptions and their coverage from the console (issue 11 item 5; decisions §4
+ * Provider subscriptions and their coverage from the console (docs/decisions.md, "Console: access management, part A"; decisions §4
  * `provider create`; spec Delivery mechanics 6): whole owners and/or single buildings; with
  * neither, every owner granted to the provider's client. Each change is audited (never the
  * provider's signing secret).

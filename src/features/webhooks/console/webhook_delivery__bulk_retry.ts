@@ -2,7 +2,7 @@ import { getDb } from "../../../server/db/client";
 import { defineTask } from "../../../server/jobs/define-task";
 import { bulkRetryTask, runBulkRetry } from "./retry";
 
-/** A console bulk retry, run in chunks with its progress recorded (issue 11 item 2); resumed after a dead worker. */
+/** A console bulk retry, run in chunks with its progress recorded (docs/decisions.md, "Console: deliveries"); resumed after a dead worker. */
 export const webhookDeliveryBulkRetry = defineTask({
   ...bulkRetryTask,
   handler: async ({ bulkRetryId }) => {
