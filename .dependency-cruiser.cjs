@@ -58,7 +58,7 @@ module.exports = {
       name: "composition-is-not-imported-by-lower-layers",
       severity: "error",
       comment: "Only pages, the CLI, scripts, benchmarks and tests reach the composition root.",
-      from: { path: "^src/", pathNot: ["^src/(app|cli|composition|test)/", "^src/instrumentation\\.ts$", TESTS] },
+      from: { path: "^src/", pathNot: ["^src/(app|cli|composition|test)/", TESTS] },
       to: { path: "^src/composition/" },
     },
     {

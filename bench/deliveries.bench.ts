@@ -19,7 +19,7 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 type Filter = Parameters<typeof SearchDeliveries>[1];
 
 /**
- * Issue 11 item 10: the console's delivery search over 1,000,000 deliveries generated in the
+ * docs/decisions.md, "Console: deliveries": the console's delivery search over 1,000,000 deliveries generated in the
  * benchmark's own database (set-based, spread over 50 owners, 200 endpoints, every event, the six
  * statuses, 90 days and the records they are about), p99 of the domain function per filter over 50
  * varied runs, with the plan of each; then a bulk retry of 10,000 failed deliveries run as its job.

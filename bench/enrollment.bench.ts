@@ -5,7 +5,7 @@ import { fmt, load } from "./lib/load";
 import { startBenchReceivers } from "./lib/receivers";
 import { partnerToken, type RunningService } from "./lib/service";
 
-/** Renters who buy a policy in the timed phase (issue 10 item 9: p50/p99 over 200 purchases). */
+/** Renters who buy a policy in the timed phase (p50/p99 over 200 purchases). */
 const PURCHASES = 200;
 /** Prospects whose first page is served in the pages phase. */
 const PAGE_PROSPECTS = 50;
@@ -36,7 +36,7 @@ function linkOf(url: string) {
 }
 
 /**
- * Issue 10's benchmark (item 9): (1) the flow's first page (an enrollment link, server-rendered from
+ * The enrollment benchmark: (1) the flow's first page (an enrollment link, server-rendered from
  * the database) served per second against `/healthz` in the same run, same concurrency; (2) over
  * 200 paced purchases, the time from the renter's payment (the flow service's pay step, as the
  * page's server action calls it: card check, simulated charge, the issuing transaction) to

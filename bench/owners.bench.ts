@@ -2,7 +2,7 @@ import { fmt, load } from "./lib/load";
 import { partnerToken, type RunningService } from "./lib/service";
 
 /**
- * Issue 2's benchmark: authenticated owner upserts (token verification, scope check, validation, a
+ * The owners benchmark: authenticated owner upserts (token verification, scope check, validation, a
  * transaction with a row lock) against a trivial unauthenticated route served by the same process.
  */
 export async function ownersBench(service: RunningService): Promise<void> {

@@ -21,7 +21,7 @@ const pct = (values: number[], p: number) => {
 const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
 
 /**
- * Issue 12 item 8: the daily status sweep over 100,000 policies generated in the benchmark's own
+ * The daily status sweep (docs/decisions.md, "Policies: status over time and renewal") over 100,000 policies generated in the benchmark's own
  * database (set-based: 10 owners, 5,000 buildings, 100,000 units, prospects and policies, one
  * subscribed endpoint per owner so events and deliveries are really written), three quarters of
  * them due (expiring, starting, or upcoming with their end passed). The sweep runs in this process,

@@ -50,7 +50,7 @@ type CpuPerRequest = { web?: number; bench: number };
 type Phase = { result: LoadResult; drainMs: number; rows: string; cpu: CpuPerRequest };
 
 /**
- * Issue 9's benchmark (item 16): the prospect upsert through the API, the same domain transaction
+ * The prospects benchmark (docs/decisions.md, Performance and caches): the prospect upsert through the API, the same domain transaction
  * called in-process, and a hand-written one-statement version of the same writes (the floor,
  * bench/lib/prospect-floor.ts), with the same concurrency, requests, warm-up and data (complete
  * prospects naming a known building and unit, over 5 owners each with a subscribed endpoint).

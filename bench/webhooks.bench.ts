@@ -21,7 +21,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs: number)
 }
 
 /**
- * Issue 4's benchmark: 900 events to 20 endpoints over 2 local HTTPS receivers (18,000 deliveries,
+ * The webhooks benchmark: 900 events to 20 endpoints over 2 local HTTPS receivers (18,000 deliveries,
  * no endpoint over its limit), against graphile-worker's raw no-op throughput in the same run; then
  * 1,200 events to one endpoint within a minute to show the rate limit.
  */

@@ -4,7 +4,7 @@ import { screenshots, signInAsOperator } from "./console-helpers";
 import { partnerApi, unique } from "./enrollment-helpers";
 
 /**
- * Issue 11 item 5 (console Access): an operator creates an API client, sees its secret once, grants
+ * docs/decisions.md, "Console: access management, part A": an operator creates an API client, sees its secret once, grants
  * it an owner; the secret is exchanged for a token at /api/token and the partner reaches the owner;
  * the grant is revoked and the next request is refused; the secret is rotated; the audit log shows it all.
  */

@@ -3,7 +3,7 @@ import { screenshots, signInAsOperator } from "./console-helpers";
 import { partnerApi, unique } from "./enrollment-helpers";
 
 /**
- * Issue 11 item 5 (Access, part B): an operator opens an owner, reveals and rotates its signing
+ * docs/decisions.md, "Console: access, part B": an operator opens an owner, reveals and rotates its signing
  * secret, gives a source a redirect domain, adds and removes a frame origin (the embedded pages'
  * frame-ancestors follow), creates an account manager who signs in without a Users screen, then
  * disables them and their open session is refused; the audit log shows every action.

@@ -6,7 +6,7 @@ import { admin, createActiveOwner, createReadyProspect, enrollToCompletion, OPTI
 type Delivered = { event: string; property_owner_slug: string; data: { delinquency: Record<string, unknown> } };
 
 /**
- * Issue 12 items 3, 6 and 7 (billing): a renter buys deposit insurance paid monthly; the staging
+ * Billing (docs/decisions.md, "Billing and delinquencies"): a renter buys deposit insurance paid monthly; the staging
  * levers make the next month's charge decline; the operator finds the delinquency on the policy
  * page and in /console/delinquencies, settles it, and the partner's HTTPS endpoint receives
  * `delinquency.created` then `delinquency.resolved`.

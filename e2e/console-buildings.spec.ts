@@ -3,7 +3,7 @@ import { partnerApi, unique } from "./enrollment-helpers";
 import { demoCredentials } from "./helpers";
 
 /**
- * Issue 11 item 9 (Buildings): an operator corrects a building's address in the console; a later
+ * docs/decisions.md, "Console: buildings and the address lock": an operator corrects a building's address in the console; a later
  * unit load through the Partner API that derives another street is recorded and shown, not
  * applied; the audit log shows the correction.
  */

@@ -13,7 +13,7 @@ import {
   startWebhookReceiver,
 } from "./enrollment-helpers";
 
-// issue 12 item 7: a policy issued through the real renter flow, revised in the console; partners
+// docs/decisions.md, "Policies: revisions and cancellation": a policy issued through the real renter flow, revised in the console; partners
 // hear policy.updated and policy.documents_updated (spec "Ordering and retries": no order between
 // them), signed; the new archive's declarations show the new coverage; the old link keeps the old.
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-// The demo page end to end (issue 10 items 7 and 8): a standard renter created on /demo (opened on
+// The demo page end to end (docs/decisions.md, "Demo page"): a standard renter created on /demo (opened on
 // 127.0.0.1, the links on localhost), the embedded flow walked inside the frame to a paid policy,
 // `completed` logged from the frame, and `policy.created` among the demo owner's deliveries.
 // Markers and names: notes/ui-contract.md (decisions §10 Markers).

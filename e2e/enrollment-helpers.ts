@@ -11,7 +11,7 @@ import { completeProspectFields } from "../src/test/samples";
 import { demoCredentials } from "./helpers";
 
 /**
- * Shared setup of the enrollment specs (issue 10 item 8): the Partner API as the demo partner, the
+ * Shared setup of the enrollment specs: the Partner API as the demo partner, the
  * operator CLI on the e2e server's database, a parent page on another origin that frames the flow
  * and records what it is posted, an HTTPS webhook receiver trusted by the server
  * (e2e/support/start-server.ts made its certificate), and the steps of the renter flow as

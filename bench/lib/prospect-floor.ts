@@ -7,7 +7,7 @@ export type FloorSource = { id: number; code: string };
 type BenchProspect = ReturnType<typeof completeProspectFields>;
 
 /**
- * The floor the prospect upsert is measured against (issue 9, item 16): the same rows the service's
+ * The floor the prospect upsert is measured against (docs/decisions.md, Performance and caches): the same rows the service's
  * upsert writes for a complete prospect (src/features/prospects/service.ts upsertProspect and
  * src/features/webhooks/emit.ts emitEvent), hand-written as ONE statement, so one round trip and no
  * explicit transaction:

@@ -10,7 +10,7 @@ import type { Tx } from "../server/db/client";
 import { errors } from "../server/errors";
 
 /**
- * The demo owner's roster (issue 10 item 7): what a partner sends in the spec's "Provisioning order
+ * The demo owner's roster (docs/decisions.md, "Enrollment: demo seed and local frame origins"): what a partner sends in the spec's "Provisioning order
  * for a partner-created owner", so the first prospect POST of a newcomer gets an `enrollment_url`.
  */
 const STREET = { line_one: "1200 Barton Springs Rd", city: "Austin", state: "TX", zip: "78704" };

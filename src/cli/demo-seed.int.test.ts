@@ -40,7 +40,7 @@ function bannerBodies(banner: string): Array<Record<string, unknown>> {
   return [...banner.matchAll(/-d '([^']+)'/g)].map((match) => JSON.parse(match[1]));
 }
 
-describe("npm start's demo seed (issue 10 item 7, decisions §13)", () => {
+describe("npm start's demo seed (docs/decisions.md, Enrollment: demo seed and local frame origins; decisions §13)", () => {
   it("provisions an activated demo owner with its roster and its own local frame origins, and a second run changes nothing", async () => {
     const db = await getDb();
     const { dataDir, port } = getConfig();

@@ -37,7 +37,7 @@ type Partner = Omit<DemoCredentials, "property_external_id" | "unit_external_ids
 const DEMO_EMAIL = "operator@demo.local";
 
 /**
- * Idempotent demo data for `npm start` (issue 10 item 7, decisions §13): a partner client with every
+ * Idempotent demo data for `npm start` (docs/decisions.md, "Enrollment: demo seed and local frame origins"; decisions §13): a partner client with every
  * scope, an owner it created with a loaded roster and its purchase flow on, a source, an operator
  * login, and in staging the local origins the /demo page frames from, as the demo owner's own.
  * Credentials are kept in `DATA_DIR/demo.json` (a local file of a development data directory) so

@@ -15,7 +15,7 @@ const demo: DemoCredentials = {
   unit_external_ids: ["demo-unit-101", "demo-unit-102"],
 };
 
-describe("the start banner's prospect example (issue 10 item 7)", () => {
+describe("the start banner's prospect example (docs/decisions.md, Enrollment: demo seed and local frame origins)", () => {
   it("leases from the first of next month for a year, across a year end", () => {
     const payload = demoProspectPayload(demo, new Date("2026-12-17T09:30:12.345Z"));
     expect(payload).toMatchObject({ lease_start_date: "2027-01-01", lease_end_date: "2027-12-31", terms_accepted_at: "2026-12-17T09:30:12Z" });

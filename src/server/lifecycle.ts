@@ -8,8 +8,8 @@ import { logger } from "./log";
  * pool; an embedded server this process started stops with it), `telemetry` (flush the spans of all
  * that, when tracing is on). A second signal exits at once.
  *
- * Next.js bundles the start hook (src/instrumentation.ts) apart from scripts/serve.ts, so the
- * state lives on globalThis: both copies of this module register into, and read, the same one.
+ * Next.js bundles its pages apart from the modules scripts/serve.ts imports, so the state lives on
+ * globalThis: every copy of this module registers into, and reads, the same one.
  */
 export type StopPhase = "servers" | "worker" | "database" | "telemetry";
 const PHASES: readonly StopPhase[] = ["servers", "worker", "database", "telemetry"];

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 /**
  * The log (log.ts) loses nothing: a line is out while the process keeps running, and the lines of a
  * process that crashes right after logging are written before it exits. Guards any future attempt
- * to buffer log writes (issue 9 item 16 measured one and did not keep it: docs/decisions.md,
+ * to buffer log writes (one was measured and not kept: docs/decisions.md,
  * "Performance: API throughput").
  */
 const LOG_MODULE = path.resolve(__dirname, "log.ts");

@@ -129,7 +129,7 @@ export async function grantOwnerBySlug(tx: Tx, clientId: string, ownerSlug: stri
  * access: unknown slug 404, not granted 403). Undefined when the slug is unknown. The slug of an
  * owner merged into another answers for the survivor (decisions §12 Owners). Read on every request,
  * never cached (docs/decisions.md, Performance and caches); the statement's text is built once per
- * database client (issue 9 item 16), only the slug and client id change.
+ * database client (docs/decisions.md, "Performance: API throughput"), only the slug and client id change.
  */
 export async function ownerForClient(tx: Tx, slug: string, clientId: string): Promise<{ owner: Owner; granted: boolean } | undefined> {
   let query = ownerForClientQueries.get(tx);

@@ -7,7 +7,7 @@ import { completeProspect, prospectPartner } from "../prospects/prospect-test-he
 
 /**
  * The owner and its grant are read on every request, never cached (docs/decisions.md, Performance
- * and caches; issue 9 item 16 kept it so): a change made by another process — here another
+ * and caches; "Performance: API throughput" kept it so): a change made by another process — here another
  * database connection, as the CLI or a second web process would — applies to the very next request
  * through the real handler.
  */

@@ -53,7 +53,7 @@ function requireScope(scope: Scope) {
 /**
  * Deferred so that an unauthenticated caller learns only that it is unauthenticated: the body's
  * media type and syntax (415/400), then text no field may hold (422 in the route's shape, naming
- * the field; issue 9 item 6), before anything is looked up or stored.
+ * the field; docs/decisions.md, Requests and errors), before anything is looked up or stored.
  */
 const bodyHygiene = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   if (ctx.rest?.bodyProblem) throw toTRPCError(ctx.rest.bodyProblem);

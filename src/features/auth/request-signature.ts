@@ -4,7 +4,7 @@ import { constantTimeEqual } from "../../server/secrets";
 /** decisions §6: signatures older or newer than five minutes are refused (spec Limits). */
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
 
-/** The digest's hex may be in either letter case (issue 9 item 8); the keys `t` and `v1` are lower case. */
+/** The digest's hex may be in either letter case (docs/decisions.md, Authentication); the keys `t` and `v1` are lower case. */
 const HEADER_FORMAT = /^t=(\d{1,12}),v1=([0-9a-fA-F]{64})$/;
 
 export type SignedRequest = { method: string; pathWithQuery: string; rawBody: string };

@@ -9,7 +9,7 @@ import { staffRole } from "./users.inputs";
 import { type StaffUserRow, users } from "./users.table";
 
 /**
- * The console's Users screen (issue 11 item 5): operators create staff users, change roles, disable
+ * The console's Users screen (docs/decisions.md, "Console: access, part B"): operators create staff users, change roles, disable
  * and enable them and reset passwords, each audited. Passwords never reach the audit log or a log.
  */
 

@@ -70,7 +70,7 @@ describe("console users: who may manage them (decisions §12)", () => {
   });
 });
 
-describe("console users: create, role, disable, password (issue 11 item 5)", () => {
+describe("console users: create, role, disable, password (docs/decisions.md, Console: access, part B)", () => {
   it("creates a user who can sign in, listed, audited without the password", async () => {
     const { api } = await staffUser("operator");
     const email = `${unique("New.Manager")}@Example.com`;

@@ -124,7 +124,7 @@ describe("POST /ingest/events (decisions §8)", () => {
   });
 });
 
-describe("ingestion on an owner shared by partners (issue 9 item 4)", () => {
+describe("ingestion on an owner shared by partners (docs/decisions.md, Prospects)", () => {
   it("resolves an ingested prospect against the buildings granted to the partner owning its source", async () => {
     const db = await getDb();
     const owner = await createManagedOwner(db, { name: unique("Managed"), externalOrgId: unique("org") });

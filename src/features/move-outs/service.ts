@@ -11,7 +11,7 @@ import { type MoveOut, moveOuts } from "./move-outs.table";
 /**
  * spec Move-out rules 1: re-posting an existing `external_id` returns the existing move-out
  * unchanged. A concurrent duplicate loses the insert race and reads the winner's row. The move-out
- * belongs to the client that created it (issue 9 item 4): the key is unique per owner, so another
+ * belongs to the client that created it (docs/decisions.md, Move-outs and reset): the key is unique per owner, so another
  * partner sharing the owner cannot have its own under that key; it is told only that the key is
  * taken (the spec's own answer to a duplicate key, as for a prospect), never the move-out.
  */

@@ -9,7 +9,7 @@ import { PROSPECT_MESSAGES } from "../prospects/messages";
 import { prospects } from "../prospects/prospects.table";
 import { managedOwnerWithTwoPartners, moveOutBody, partnerOwnerWithTwoPartners } from "./shared-owner-test-helpers";
 
-/** issue 9 item 4: partners sharing an owner are isolated; another partner's record answers 404. */
+/** docs/decisions.md, "Prospects" and "Move-outs and reset": partners sharing an owner are isolated; another partner's record answers 404. */
 
 const locationOf = async (id: number) => {
   const [row] = await (await getDb()).select({ propertyId: prospects.propertyId, unitId: prospects.unitId }).from(prospects).where(eq(prospects.id, id));

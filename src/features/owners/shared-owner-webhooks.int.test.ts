@@ -9,7 +9,7 @@ import { WEBHOOK_MESSAGES } from "../webhooks/messages";
 import { createProvider } from "../webhooks/providers";
 import { managedOwnerWithTwoPartners, moveOutBody, type Partner, partnerOwnerWithTwoPartners } from "./shared-owner-test-helpers";
 
-/** issue 9 item 4: each partner sees only its own endpoints and deliveries, and receives only events about its records. */
+/** docs/decisions.md, "Webhooks" (partners sharing an owner are isolated): each partner sees only its own endpoints and deliveries, and receives only events about its records. */
 
 const receiver = receiversOfThisFile();
 const EVENTS = ["prospect.created", "prospect.ready", "move_out.initiated", "policy.created"];

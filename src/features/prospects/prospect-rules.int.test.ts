@@ -92,7 +92,7 @@ describe("request signatures on the prospect and move-out routes (decisions §6)
     expect(await send(`${base}/move_outs`, moveOut, "none")).toMatchObject({ status: 401, body: INVALID });
   });
 
-  it("accepts the hex digest in upper case as well as lower case (issue 9 item 8)", async () => {
+  it("accepts the hex digest in upper case as well as lower case (docs/decisions.md, Authentication)", async () => {
     const { client, source, base, token } = await prospectPartner({ requireSignature: true });
     const path = `${base}/prospects`;
     const raw = JSON.stringify({ prospect: completeProspect(source, "signed-upper") });

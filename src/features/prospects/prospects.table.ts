@@ -83,7 +83,7 @@ export const prospects = pgTable(
     index("prospects_property_idx").on(t.propertyId),
     index("prospects_unit_idx").on(t.unitId),
     index("prospects_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
-    // The console searches across owners (issue 11 item 6).
+    // The console searches across owners (docs/decisions.md, "Console: UI kit, prospects, overview, audit").
     index("prospects_email_idx").on(sql`lower(${t.email})`),
     index("prospects_source_prospect_id_idx").on(t.sourceProspectId),
   ],

@@ -47,7 +47,7 @@ export type StoredLocation = Location & { pmsType: "pms_one" | "pms_two" | null;
  * ignored); an unrecognized one with a full item creates it under the roster rules, and a failed
  * creation answers 422 with the item's errors (nothing is written: the caller's transaction rolls
  * back). PMS-synced owners are matched on the `pms_*` identifiers. Either way, a managed owner's
- * building not granted to the client is never resolved to (issue 9 item 4). Only supplied fields
+ * building not granted to the client is never resolved to (docs/decisions.md, Prospects). Only supplied fields
  * change the resolution: an omitted `property`/`unit` keeps the stored one (a unit only while its
  * building stays), an explicit null clears it; PMS identifiers resolve from the stored ones merged
  * with the supplied ones. `found` is `findReferencedLocation`'s answer when the caller already read it.

@@ -191,7 +191,7 @@ export async function findProspect(tx: Tx, ownerId: number, source: string, sour
 
 /**
  * A prospect with its source, in one statement (GET prospect). Only a prospect of the caller's own
- * sources is found: another partner's answers exactly as an absent one (issue 9 item 4).
+ * sources is found: another partner's answers exactly as an absent one (docs/decisions.md, Prospects).
  */
 export async function findProspectWithSource(
   tx: Tx,

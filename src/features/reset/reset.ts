@@ -20,7 +20,7 @@ const none = sql`false`;
  * their document archives) and cash deposits, the resident records of those policies and deposits,
  * and the renter's user once nothing else of it remains. Idempotent (nothing to clear answers empty
  * lists); never creates anything. Only what the calling client can reach is cleared: the prospects
- * of its own sources and what hangs off them (issue 9 item 4: partners sharing an owner never touch
+ * of its own sources and what hangs off them (docs/decisions.md, Move-outs and reset: partners sharing an owner never touch
  * each other's records). Set-based: a fixed number of statements whatever the number of rows. Run it
  * in one transaction.
  */

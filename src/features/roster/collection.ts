@@ -19,7 +19,7 @@ export const fail = (field: string, message: string): never => {
   throw new ItemFailure({ [field]: [message] });
 };
 
-/** The item's identifier, or null when it has none usable (blank, or text no column can hold: issue 9 item 6). */
+/** The item's identifier, or null when it has none usable (blank, or text no column can hold: docs/decisions.md, Requests and errors). */
 export function externalIdOf(raw: unknown): string | null {
   const value = (raw as { external_system_id?: unknown } | null)?.external_system_id;
   return typeof value === "string" && value.trim() !== "" && !textProblem(value) ? value.trim() : null;
@@ -28,7 +28,7 @@ export function externalIdOf(raw: unknown): string | null {
 /** Parses one item against its schema; field errors are keyed by field name, each a list of messages. */
 export function parseItem<S extends z.ZodType>(schema: S, raw: unknown): { ok: true; value: z.output<S> } | { ok: false; errors: FieldErrors } {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, errors: { base: [ROSTER_MESSAGES.notAnObject] } };
-  // Text that cannot be stored fails the item alone, before its schema (issue 9 item 6).
+  // Text that cannot be stored fails the item alone, before its schema (docs/decisions.md, Requests and errors).
   const bad = findBadText(raw);
   if (bad) return { ok: false, errors: { [fieldName(bad.path)]: [bad.message] } };
   const parsed = schema.safeParse(raw);

@@ -7,7 +7,7 @@ import { properties } from "./roster.table";
 /**
  * The buildings a client reaches, as a condition on `properties`: for an owner with an existing
  * relationship, only those granted to the client by their PMS pair (`owner grant-building`); an
- * ungranted building behaves as unknown (issue 9 item 4). A partner-created owner's whole roster
+ * ungranted building behaves as unknown (docs/decisions.md, Prospects). A partner-created owner's whole roster
  * is reachable by every client granted the owner: undefined, no condition.
  * Written as a tuple `in`, not a correlated `exists`: drizzle leaves a one-table select's columns
  * unqualified, and inside the subquery they would name the grant's own columns.

@@ -221,7 +221,7 @@ describe("delivery batches", () => {
   }, 15_000);
 });
 
-describe("jobs of a dead worker (issue 4: picked up again within 2 minutes; the job runner's system__unlock_stale_workers)", () => {
+describe("jobs of a dead worker (docs/decisions.md, Webhooks: picked up again within 2 minutes; the job runner's system__unlock_stale_workers)", () => {
   it("unlocks a job a killed worker had taken before claiming its deliveries, once its lock is older than the stale-lock limit", async () => {
     const { owner, register } = await webhookPartner();
     const hook = await receiver();

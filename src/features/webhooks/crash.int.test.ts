@@ -36,7 +36,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs: number)
   }
 }
 
-describe("crash safety (issue 4: a worker killed mid-delivery loses nothing)", () => {
+describe("crash safety (docs/decisions.md, Webhooks: a worker killed mid-delivery loses nothing)", () => {
   it("recovers deliveries a SIGKILLed worker left delivering, and every delivery ends delivered", async () => {
     const { owner, register } = await webhookPartner();
     const hook = await startReceiver({ status: 200, delayMs: 400 });

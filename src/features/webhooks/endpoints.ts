@@ -12,7 +12,7 @@ import { type WebhookEndpoint, webhookEndpoints } from "./webhooks.table";
 /**
  * Whose endpoints a route reaches: an owner's, or a provider subscription's (spec: never both), and
  * always only those the calling client registered: partners sharing an owner never see each
- * other's endpoints (issue 9 item 4; docs/decisions.md, Webhooks).
+ * other's endpoints (docs/decisions.md, Webhooks).
  */
 export type Subscriber = ({ ownerId: number } | { providerId: number }) & { clientId: string };
 

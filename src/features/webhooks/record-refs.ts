@@ -6,7 +6,7 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 
 /**
  * The records an event is about, as its payload names them (spec Events: payload tables), kept
- * beside the event so the console finds deliveries by them (issue 11 item 2). `prospect.created`
+ * beside the event so the console finds deliveries by them (docs/decisions.md, "Console: deliveries"). `prospect.created`
  * carries the partner's `source_prospect_id` as its `id` (spec Prospect payload).
  */
 export function recordRefsOf(event: EventName, data: Record<string, unknown>): RecordRefs {

@@ -61,7 +61,7 @@ export const webhookEvents = pgTable(
     body: text("body").notNull(),
     /**
      * The records the event is about, read from its data at emission (`record-refs.ts`), so the
-     * console finds deliveries by them (issue 11 item 2); null when the payload has none.
+     * console finds deliveries by them (docs/decisions.md, "Console: deliveries"); null when the payload has none.
      */
     sourceProspectId: text("source_prospect_id"),
     policyNumber: text("policy_number"),
@@ -143,7 +143,7 @@ export const webhookAttempts = pgTable(
   },
   (t) => [
     index("webhook_attempts_delivery_idx").on(t.deliveryId, t.number),
-    // The console overview reads the last 24 hours of attempts (issue 11 item 7).
+    // The console overview reads the last 24 hours of attempts (docs/decisions.md, "Console: UI kit, prospects, overview, audit").
     index("webhook_attempts_started_idx").on(t.startedAt),
   ],
 );

@@ -14,7 +14,7 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 type Connection = { url: string; sql: postgres.Sql; db: Db; embedded?: EmbeddedHandle };
 
-// One pool per process, shared by Next.js's separately bundled instrumentation and route handlers.
+// One pool per process, shared by the door's modules and Next.js's separately bundled pages.
 const slot = globalThis as unknown as { [key: symbol]: { connecting?: Promise<Connection> } };
 const KEY = Symbol.for("pis.db");
 slot[KEY] ??= {};

@@ -125,8 +125,8 @@ async function inOwnProcessGroup<T>(start: () => Promise<T>): Promise<T> {
  * Where the server also listens on a Unix socket: its cluster directory, which only the server's
  * user (and root) can enter, so the socket is as private as the cluster; password authentication
  * applies as over TCP. The service's own processes connect through it (client.ts): a statement
- * costs them less CPU than over TCP loopback (about 3% of a prospect POST's web-process CPU, issue 9
- * item 16). None when the socket's path would pass the kernel's 107-byte limit: TCP alone then.
+ * costs them less CPU than over TCP loopback (about 3% of a prospect POST's web-process CPU;
+ * docs/decisions.md, "Performance: API throughput"). None when the socket's path would pass the kernel's 107-byte limit: TCP alone then.
  */
 function socketDirectoryOf(clusterDir: string, port: number): string | undefined {
   const directory = path.resolve(clusterDir);

@@ -13,7 +13,7 @@ const UNAUTHORIZED = { message: "Unauthorized" };
 /** A JSON text with `"\u0000"`-style escapes kept as escapes (JSON.stringify would keep a lone surrogate as an escape too). */
 const withEscape = (json: string, placeholder: string, jsonEscape: string) => json.replace(placeholder, jsonEscape);
 
-describe("bad text in a JSON body (issue 9 item 6)", () => {
+describe("bad text in a JSON body (docs/decisions.md, Requests and errors)", () => {
   it("answers the prospect route's 422 naming the field, for NUL, another control character and a lone surrogate, and writes nothing", async () => {
     const { source, base, token, get } = await prospectPartner();
     const cases: Array<[string, string, string]> = [
@@ -113,7 +113,7 @@ describe("bad text in a JSON body (issue 9 item 6)", () => {
   });
 });
 
-describe("bad text in path and query parameters (issue 9 item 6)", () => {
+describe("bad text in path and query parameters (docs/decisions.md, Requests and errors)", () => {
   it("answers 422 naming a path parameter that decodes to a control character or a lone surrogate", async () => {
     const { source, base, token, owner } = await prospectPartner();
     const nul = await call("GET", `${base}/prospects/${source}/p%00`, { token });

@@ -1,7 +1,7 @@
 import type { Meta } from "../trpc/init";
 
 /**
- * Text the service refuses anywhere in a request (issue 9 item 6): PostgreSQL cannot store NUL in
+ * Text the service refuses anywhere in a request (docs/decisions.md, Requests and errors): PostgreSQL cannot store NUL in
  * text or `\u0000` in jsonb, nor an unpaired UTF-16 surrogate (a JSON `"\ud800"` escape), and
  * the other C0 control characters have no place in a partner's data. Tab, line feed and carriage
  * return are allowed (free text may be multi-line); DEL and C1 controls are stored as sent.

@@ -10,7 +10,7 @@ import type { Meta } from "../trpc/init";
 import { documentedErrors } from "./openapi";
 
 /**
- * Issue 9 item 6: every route of both gateways, enumerated from the routers (a new route is fuzzed
+ * docs/decisions.md, Requests and errors (text no field may hold): every route of both gateways, enumerated from the routers (a new route is fuzzed
  * without touching this file), gets malformed requests in every field position, path and query
  * parameter, with a token holding every scope and a valid request signature. No answer may be a
  * 5xx, and every answer must be one the route documents, in its documented shape.
@@ -61,7 +61,7 @@ async function send(fuzz: FuzzCase, gateway: "partner" | "ingest", token: string
   return { status: response.status, body, label: fuzz.label };
 }
 
-describe("fuzzing every route of both gateways (issue 9 item 6)", () => {
+describe("fuzzing every route of both gateways (docs/decisions.md, Requests and errors)", () => {
   it("answers ≥ 1,000 malformed requests with documented 4xx/2xx answers and no 5xx", { timeout: 120_000 }, async () => {
     const f = await fixture();
     const partnerDoc = partnerOpenApiDocument() as unknown as Json;

@@ -57,7 +57,7 @@ export function inputErrorFor(style: InputErrorStyle | undefined, zodError: ZodE
   return invalidInput(style, problemsOf(zodError));
 }
 
-/** The same answer for problems found outside zod (bad text, issue 9 item 6). */
+/** The same answer for problems found outside zod (bad text: docs/decisions.md, Requests and errors). */
 export function invalidInput(style: InputErrorStyle | undefined, problems: InputProblem[]): AppError {
   switch (style?.kind) {
     case "oauth":

@@ -13,7 +13,7 @@ type Operation = { responses: Record<string, Json>; requestBody?: { content: Rec
  * The error statuses a route documents: its own list, plus what any request may earn from the REST
  * wrapper: 422 wherever a request carries text (every route but the token exchange, whose input
  * errors are OAuth 400s), since text that cannot be accepted in a body field, path or query
- * parameter answers 422 (issue 9 item 6); 400 everywhere, for a path with broken percent-encoding
+ * parameter answers 422 (docs/decisions.md, Requests and errors); 400 everywhere, for a path with broken percent-encoding
  * (`src/server/http/malformed-path.ts`); and on routes taking a body, 400 (malformed JSON), 413
  * (over 5 MiB) and 415 (not `application/json`).
  */

@@ -9,7 +9,7 @@ import { fixture, routesOf, validBody } from "../../test/route-fixture";
 import { completeProspectFields } from "../../test/samples";
 
 /**
- * Issue 9 item 14: what the REST wrapper relies on in trpc-to-openapi and zod. Each test fails if an
+ * What the REST wrapper relies on in trpc-to-openapi and zod (docs/decisions.md, Requests and errors). Each test fails if an
  * upgrade changes the behaviour: JSON bodies taken as sent (json-body.ts), query strings still
  * coerced where declared, array bodies as `{items}`, path parameters decoded exactly once, the
  * success status from `responseMeta`, and the wrapper's headers.

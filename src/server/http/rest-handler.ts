@@ -65,7 +65,7 @@ type RestAnswer = { status: number; headers: Record<string, string>; body: strin
 
 function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestRequest) => Promise<RestAnswer> {
   const procedures = router._def.procedures as Record<string, { _def: { meta?: Meta } }>;
-  // Built once per gateway (issue 9 item 16): trpc-to-openapi's fetch handler rebuilt this, its
+  // Built once per gateway (docs/decisions.md, "Performance: API throughput"): trpc-to-openapi's fetch handler rebuilt this, its
   // route table (a RegExp per route) included, on every request. Per-request state reaches the
   // hooks through the request object the adapter hands them.
   const adapter = createOpenApiNodeHttpHandler({

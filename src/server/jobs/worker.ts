@@ -32,8 +32,8 @@ type Supervisor = {
   done: Promise<void>;
 };
 
-// Next.js bundles instrumentation and route handlers separately: the worker's state lives on
-// globalThis so readiness, served by the front server, sees the worker that instrumentation started.
+// Next.js bundles its pages apart from the modules scripts/serve.ts imports: the worker's state lives
+// on globalThis so every copy of this module in the process sees the worker the web process started.
 const slot = globalThis as unknown as { [key: symbol]: { supervisor?: Supervisor; heartbeat?: Heartbeat; state: WorkerState } };
 const KEY = Symbol.for("pis.worker");
 slot[KEY] ??= { state: { mode: "off", running: false } };

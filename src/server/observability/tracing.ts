@@ -14,7 +14,7 @@ import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode
  */
 
 type Tracing = { on: boolean; stop?: () => Promise<void> };
-// Next.js bundles instrumentation and route handlers separately: one state per process.
+// Next.js bundles its pages apart from the modules scripts/serve.ts imports: one state per process.
 const slot = globalThis as unknown as { [key: symbol]: Tracing };
 const KEY = Symbol.for("pis.tracing");
 slot[KEY] ??= { on: false };

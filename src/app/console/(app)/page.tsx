@@ -3,7 +3,7 @@ import { Overview } from "./overview/overview";
 
 export const metadata = { title: "Overview" };
 
-/** The console's landing page (issue 11 item 7). */
+/** The console's landing page (docs/decisions.md, "Console: UI kit, prospects, overview, audit"). */
 export default function ConsoleHome() {
   return (
     <section>

@@ -15,7 +15,7 @@ import { apiClients } from "../clients.table";
 import { audienceOf } from "../tokens";
 
 /**
- * Issue 11 item 5 (console access): API clients from the console, through the real console router,
+ * docs/decisions.md, "Console: access management, part A": API clients from the console, through the real console router,
  * and their effect proven through the real Partner API handler.
  */
 
@@ -51,7 +51,7 @@ async function someOwner() {
   return newOwner(await newClient());
 }
 
-describe("console: API clients (issue 11 item 5)", () => {
+describe("console: API clients (docs/decisions.md, Console: access management, part A)", () => {
   it("creates a client whose secret is answered once, never stored in the clear or audited, and that can call a granted owner", async () => {
     const owner = await someOwner();
     const created = await (await as(manager)).accessClients.create({ name: "Acme PMS", gateway: "partner", require_signature: false });

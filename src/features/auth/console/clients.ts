@@ -12,7 +12,7 @@ import { clientCreateInput, clientGateway, clientIdInput, clientSearchInput, cli
 import { ACCESS_MESSAGES as M } from "./messages";
 
 /**
- * The console's API clients (issue 11 item 5; decisions §4 `client create`, §12): search, detail,
+ * The console's API clients (docs/decisions.md, "Console: access management, part A"; decisions §4 `client create`, §12): search, detail,
  * create with the secret shown once, secret rotation, scopes and the signature requirement. Every
  * change is audited without the secret, and drops this process's cached client row so it applies
  * to the next partner request (docs/decisions.md, Console: access management).

@@ -20,7 +20,7 @@ import {
 import { grantInput, grantOwnerByStaff, grantResult, ownerOption, ownerOptions, ownerOptionsInput, revokeOwnerGrant } from "./grants";
 
 /**
- * The console's API clients and owner grants (issue 11 item 5; decisions §12: account managers and
+ * The console's API clients and owner grants (docs/decisions.md, "Console: access management, part A"; decisions §12: account managers and
  * operators manage access). A secret leaves the service only in the answer of `create` and
  * `rotateSecret`, shown once.
  */

@@ -26,7 +26,7 @@ async function delinquentPolicy(id: string) {
   return { p, policy };
 }
 
-describe("the console's billing (issue 12 item 6; decisions §12)", () => {
+describe("the console's billing (docs/decisions.md, Billing and delinquencies; decisions §12)", () => {
   it("shows a policy's charges, card and delinquencies to both roles", async () => {
     const { policy } = await delinquentPolicy("con-bill");
     const billing = await (await caller({ role: "account_manager" })).billing.policy({ policyId: policy.id });

@@ -11,7 +11,7 @@ import { BILLING_MESSAGES as M } from "../messages";
 import { storedMethodOf } from "../method";
 import { nextUncharged } from "../schedule";
 
-/** What the console shows of billing (decisions §12 Prospects and policies; issue 12 item 6). Explicit allowlists. */
+/** What the console shows of billing (decisions §12 Prospects and policies; docs/decisions.md, "Billing and delinquencies"). Explicit allowlists. */
 
 const delinquencyFields = {
   /** `delinquency_<id>`, as partners see it. */

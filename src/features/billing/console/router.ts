@@ -6,7 +6,7 @@ import { billingOfPolicy, delinquencyRow, delinquencySearchInput, policyBilling,
 
 const byPolicy = z.object({ policyId: z.number().int().positive() });
 
-/** The console's billing (issue 12 item 6): reading needs `policies.read`, settling `policies.manage` (audited). */
+/** The console's billing (docs/decisions.md, "Billing and delinquencies"): reading needs `policies.read`, settling `policies.manage` (audited). */
 export const billingConsoleRouter = router({
   policy: staffProcedure("policies.read")
     .input(byPolicy)

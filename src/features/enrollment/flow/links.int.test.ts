@@ -9,7 +9,7 @@ function paramsOf(url: string) {
   return { flow, owner, source, id, email: parsed.searchParams.get("email") ?? "", sig: parsed.searchParams.get("sig") ?? "" };
 }
 
-describe("enrollment links (issue 5: signed, not forgeable or enumerable)", () => {
+describe("enrollment links (signed, not forgeable or enumerable; docs/decisions.md, Enrollment: the flow)", () => {
   it("resolves a link the service issued and refuses altered ones", async () => {
     const { post, get, source } = await prospectPartner();
     await post(completeProspect(source, "link-1"));

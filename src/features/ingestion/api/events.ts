@@ -11,7 +11,7 @@ import { sealNeverEchoed } from "../sealed-fields";
  * `POST {event_base_url}/events` (decisions §8): once authenticated the answer is 202 with an empty
  * body. The event is stored first, as received except its never-echoed values, which are sealed
  * apart (docs/decisions.md, Hardening: ingestion), and applied by a job added in the same
- * transaction. A body that cannot be stored (bad text, too deep) answers 422 (issue 9 item 6).
+ * transaction. A body that cannot be stored (bad text, too deep) answers 422 (docs/decisions.md, Requests and errors).
  */
 export const ingestEventProcedure = ingestionProcedure("events:write")
   .meta({

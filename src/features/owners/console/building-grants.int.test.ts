@@ -8,7 +8,7 @@ import { call } from "@/test/http";
 import { serviceBuilding } from "../../roster/roster-test-helpers";
 import { createManagedOwner } from "../service";
 
-/** Issue 11 item 5: building grants of managed owners from the console (decisions §4 `owner grant-building`). */
+/** docs/decisions.md, "Console: access management, part A": building grants of managed owners from the console (decisions §4 `owner grant-building`). */
 
 const operator: ConsoleUser = { id: 1, email: "ops@example.com", role: "operator" };
 const manager: ConsoleUser = { id: 2, email: "am@example.com", role: "account_manager" };
@@ -25,7 +25,7 @@ async function managedWithBuilding() {
   return { owner, building, client, pmsPropertyId };
 }
 
-describe("console: building grants (issue 11 item 5)", () => {
+describe("console: building grants (docs/decisions.md, Console: access management, part A)", () => {
   it("adds a grant (and the owner grant it needs), lists it with its building, removes it; each change audited", async () => {
     const { owner, building, client, pmsPropertyId } = await managedWithBuilding();
     const input = { owner_slug: owner.slug, client_id: client.clientId, pms_type: "pms_one" as const, pms_property_id: pmsPropertyId };

@@ -8,7 +8,7 @@ import { applyOwnerSettings, type Owner } from "../service";
 import { ownerSettingsInput } from "./settings.inputs";
 
 /**
- * Staff edit of the two settings that decide what renters can buy (issue 11 item 5): the purchase
+ * Staff edit of the two settings that decide what renters can buy (docs/decisions.md, "Console: access, part B"): the purchase
  * flow and the coverage ceiling. Written by `applyOwnerSettings`, the partner upsert's own code, so
  * the same rules hold (roster loaded before the flow opens; prospects re-evaluated on a change).
  */

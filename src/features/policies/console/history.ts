@@ -6,7 +6,7 @@ import { POLICY_STATUSES, type Policy } from "../policies.table";
 import { policyRevisions } from "../revisions/policy-revisions.table";
 import { statusHistoryOf } from "../status/change-status";
 
-/** What the console's policy page shows beside the policy (issue 12 item 6): its history and the units a correction may pick. */
+/** What the console's policy page shows beside the policy (docs/decisions.md, "Policies: revisions and cancellation"): its history and the units a correction may pick. */
 
 const revisedState = z.object({
   coverage_amount_cents: z.number().int(),

@@ -23,7 +23,7 @@ async function auditOf(policyId: number) {
     .where(eq(auditLog.subjectId, String(policyId)));
 }
 
-describe("console policy actions (issue 12 item 6; decisions §12)", () => {
+describe("console policy actions (docs/decisions.md, Policies: revisions and cancellation; decisions §12)", () => {
   it("an operator revises: the page answers the new state, its revision (before/after) and status history; the audit row names them", async () => {
     const p = await partner();
     const policy = await issuedPolicy(p, "con-1");

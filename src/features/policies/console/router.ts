@@ -7,7 +7,7 @@ import { policyById as byId, policyCancelInput, policyReviseInput } from "./inpu
 import { consolePolicyDetail, consolePolicyRow, policyForConsole, policySearchInput, searchPolicies } from "./search";
 
 /**
- * The console's policy screens (issue 12 item 6; decisions §12 Prospects and policies): search and
+ * The console's policy screens (docs/decisions.md, "Policies: revisions and cancellation"; decisions §12 Prospects and policies): search and
  * detail for both roles, revise and cancel for operators (`policies.manage`), each mutation audited
  * in its transaction. Both answer the policy page as it is after the change.
  */

@@ -26,7 +26,7 @@ async function archiveCount(policyId: number) {
   return row.n;
 }
 
-describe("policy cancellation (issue 12 item 2; decisions §11; spec Policy payload notes)", () => {
+describe("policy cancellation (docs/decisions.md, Policies: revisions and cancellation; decisions §11; spec Policy payload notes)", () => {
   it("cancels → policy.canceled with the new state and no reason; the reason kept in the status history and the audit log; no new archive", async () => {
     const p = await partner();
     const policy = await issuedPolicy(p, "can-1");

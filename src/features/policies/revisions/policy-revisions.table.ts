@@ -11,7 +11,7 @@ export type RevisedState = {
 };
 
 /**
- * Every staff revision of a policy (issue 12 item 2): who, when, the revisable state before and
+ * Every staff revision of a policy (docs/decisions.md, "Policies: revisions and cancellation"): who, when, the revisable state before and
  * after, and the staff's note (internal, never in a payload). Written in the revision's transaction.
  */
 export const policyRevisions = pgTable(

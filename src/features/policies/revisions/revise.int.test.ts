@@ -43,7 +43,7 @@ async function countOf(table: typeof policyRevisions | typeof auditLog, where: R
   return row.n;
 }
 
-describe("policy revisions (issue 12 item 2; decisions §11 Revisions; spec Ordering and retries)", () => {
+describe("policy revisions (docs/decisions.md, Policies: revisions and cancellation; decisions §11 Revisions; spec Ordering and retries)", () => {
   it("a new coverage amount → policy.updated with the new state, a new archive under a new key (policy.documents_updated), the old link keeping its old content", async () => {
     const p = await partner();
     const policy = await issuedPolicy(p, "rev-1");

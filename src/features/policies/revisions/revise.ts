@@ -46,7 +46,7 @@ async function correctedUnit(tx: Tx, policy: Policy, input: RevisionInput): Prom
 export type RevisionResult = { policy: Policy; revision: PolicyRevision; events: string[] };
 
 /**
- * Revises a policy in the caller's transaction (issue 12 item 2; spec "Ordering and retries": one
+ * Revises a policy in the caller's transaction (docs/decisions.md, "Policies: revisions and cancellation"; spec "Ordering and retries": one
  * action, several events, no ordering). Locks the policy row, validates everything before writing
  * (a bad input changes nothing), writes the new values, re-derives the status from the new dates
  * through `changePolicyStatus` (an end moved before today cancels: `policy.canceled`), emits

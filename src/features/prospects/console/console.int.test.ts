@@ -33,7 +33,7 @@ async function evaluatedProspect() {
   return { ...partner, id: created.body.prospect.id, sourceProspectId, email };
 }
 
-describe("console prospects (issue 11 item 6)", () => {
+describe("console prospects (docs/decisions.md, Console: UI kit, prospects, overview, audit)", () => {
   it("searches across owners by owner, source_prospect_id, email (any case) and status, newest first, with keyset paging", async () => {
     const { owner, id, sourceProspectId, email, post, source } = await evaluatedProspect();
     const second = await post(completeProspect(source, unique("cp2")));

@@ -118,7 +118,7 @@ export async function deliveriesAboutProspect(db: Tx, ownerId: number, sourcePro
   return [...rows];
 }
 
-/** One prospect for the console (issue 11 item 6): state, eligibility, links, applications, deliveries. */
+/** One prospect for the console (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): state, eligibility, links, applications, deliveries. */
 export async function prospectForConsole(db: Tx, id: number): Promise<z.infer<typeof consoleProspectDetail>> {
   const [found] = await prospectContext(db).where(eq(prospects.id, id));
   if (!found) throw errors.notFound("Prospect not found");

@@ -6,7 +6,7 @@ import { consoleProspectRow, prospectSearchInput, searchProspects } from "./sear
 import { createSourceByStaff, listSources, sourceRow, updateSourceByStaff } from "./sources";
 import { sourceCreateInput, sourceUpdateInput } from "./sources.inputs";
 
-/** The console's prospect screens (issue 11 item 6): read-only. */
+/** The console's prospect screens (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): read-only. */
 export const prospectsConsoleRouter = router({
   search: staffProcedure("prospects.read")
     .input(prospectSearchInput)

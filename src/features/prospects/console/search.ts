@@ -7,7 +7,7 @@ import { prospects } from "../prospects.table";
 
 export const PROSPECT_STATUSES = ["incomplete", "processing", "ready", "error"] as const;
 
-/** Filters of the console's prospect search (issue 11 item 6); each is exact but the email's case. */
+/** Filters of the console's prospect search (docs/decisions.md, "Console: UI kit, prospects, overview, audit"); each is exact but the email's case. */
 export const prospectSearchInput = z.object({
   owner: z.string().trim().max(200).optional(),
   source_prospect_id: z.string().trim().max(200).optional(),

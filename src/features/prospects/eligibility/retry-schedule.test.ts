@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ELIGIBILITY_MAX_ATTEMPTS, eligibilityRetryDelaysSeconds } from "./retry-schedule";
 
-describe("the eligibility job's retry schedule (issue 9: `error` within 5 minutes)", () => {
+describe("the eligibility job's retry schedule (docs/decisions.md, Prospects: `error` within 5 minutes)", () => {
   it("waits e, e², e³, e⁴ seconds between its 5 attempts: about 85 s in all, under 5 minutes", () => {
     const delays = eligibilityRetryDelaysSeconds();
     expect(delays).toHaveLength(ELIGIBILITY_MAX_ATTEMPTS - 1);

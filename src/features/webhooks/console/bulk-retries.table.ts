@@ -3,7 +3,7 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle
 export const BULK_RETRY_STATUSES = ["queued", "running", "done", "failed"] as const;
 
 /**
- * A bulk retry of the failed deliveries matching a filter (issue 11 item 2): counted when asked
+ * A bulk retry of the failed deliveries matching a filter (docs/decisions.md, "Console: deliveries"): counted when asked
  * for, then run by the `webhook_delivery__bulk_retry` job (or inline by the CLI), which records its
  * progress here as it re-enqueues them in chunks.
  */

@@ -57,7 +57,7 @@ async function auditOf(subjectType: string, subjectId: string | number) {
   ).map(({ actor, action, before, after }) => ({ actor, action, before, after }));
 }
 
-describe("console deliveries: search and detail (issue 11 item 2)", () => {
+describe("console deliveries: search and detail (docs/decisions.md, Console: deliveries)", () => {
   it("finds deliveries by owner, endpoint, event, status, time range and the record they are about, newest first", async () => {
     const a = await failedDeliveries(3, ["policy.created", "move_out.initiated", "prospect.created"]);
     const b = await failedDeliveries(1);

@@ -24,7 +24,7 @@ async function receiver(status: number) {
 }
 
 // Each integration test file has its own database: the figures below are this file's alone.
-describe("console overview (issue 11 item 7)", () => {
+describe("console overview (docs/decisions.md, Console: UI kit, prospects, overview, audit)", () => {
   it("answers success rate and latency per hour, open deliveries, the queue and the failing endpoints", async () => {
     const partner = await prospectPartner();
     const failing = await receiver(500);

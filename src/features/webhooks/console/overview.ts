@@ -55,7 +55,7 @@ const rate = (succeeded: number, attempts: number) => (attempts === 0 ? null : s
 const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
 
 /**
- * The console's overview (issue 11 item 7): delivery success rate and latency per hour over the last
+ * The console's overview (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): delivery success rate and latency per hour over the last
  * 24 hours, the queue's depth and the failing endpoints. Reads attempts by `started_at`.
  */
 export async function deliveryOverviewOf(db: Tx): Promise<DeliveryOverview> {

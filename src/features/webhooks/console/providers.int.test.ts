@@ -8,7 +8,7 @@ import { newClient, unique } from "@/test/factories";
 import { onboardingPartner } from "../../roster/roster-test-helpers";
 import { providers } from "../providers.table";
 
-/** Issue 11 item 5: provider subscriptions and their coverage from the console (spec Delivery mechanics 6). */
+/** docs/decisions.md, "Console: access management, part A": provider subscriptions and their coverage from the console (spec Delivery mechanics 6). */
 
 const operator: ConsoleUser = { id: 1, email: "ops@example.com", role: "operator" };
 const manager: ConsoleUser = { id: 2, email: "am@example.com", role: "account_manager" };
@@ -31,7 +31,7 @@ async function partnerWithBuildings() {
   return partner;
 }
 
-describe("console: provider coverage (issue 11 item 5)", () => {
+describe("console: provider coverage (docs/decisions.md, Console: access management, part A)", () => {
   it("creates a provider, lists its coverage, adds and removes owners and buildings; each change audited without secrets", async () => {
     const { client, owner } = await partnerWithBuildings();
     const code = unique("prov").toLowerCase();

@@ -11,7 +11,7 @@ import { providerBuildings, providerOwners, providers } from "../providers.table
 import { type providerBuilding, providerCoverageInput, providerCreateInput, providerRemoveCoverageInput, providerSearchInput } from "./providers.inputs";
 
 /**
- * Provider subscriptions and their coverage from the console (issue 11 item 5; decisions §4
+ * Provider subscriptions and their coverage from the console (docs/decisions.md, "Console: access management, part A"; decisions §4
  * `provider create`; spec Delivery mechanics 6): whole owners and/or single buildings; with
  * neither, every owner granted to the provider's client. Each change is audited (never the
  * provider's signing secret).

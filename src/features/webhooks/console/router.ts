@@ -23,7 +23,7 @@ const deliveryId = z.object({ id: z.string().trim().min(1).max(100) });
 const endpointId = z.object({ id: z.string().trim().min(1).max(100) });
 
 /**
- * The console's deliveries (issue 11 item 2, decisions §12): search, detail, retry one, bulk retry
+ * The console's deliveries (docs/decisions.md, "Console: deliveries"; decisions §12): search, detail, retry one, bulk retry
  * with a dry-run count, and endpoint status and static headers. Reads for both roles; every change
  * for operators only, audited in its transaction by the domain function.
  */

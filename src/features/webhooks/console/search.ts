@@ -9,7 +9,7 @@ import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries, webhookEndpoints
 import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 
 /**
- * The console's delivery search (issue 11 item 2, decisions §12): across owners, by owner, endpoint,
+ * The console's delivery search (docs/decisions.md, "Console: deliveries"; decisions §12): across owners, by owner, endpoint,
  * event, status, time range and the record a delivery is about. Newest first, keyset paging on
  * (created_at, id); each filter has its index (`webhook_deliveries_*_idx`, `webhook_events_*_idx`).
  */

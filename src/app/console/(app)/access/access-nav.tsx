@@ -5,7 +5,7 @@ import type { Permission } from "@/features/console/permissions";
 import { useCan } from "../../_ui";
 import css from "./access.module.css";
 
-/** The access screens, one link each (issue 11 item 5); add a screen with one line. */
+/** The access screens, one link each (docs/decisions.md, "Console: access management, part A"); add a screen with one line. */
 const ACCESS_SCREENS: { href: string; label: string; permission: Permission }[] = [
   { href: "/console/access/clients", label: "API clients", permission: "access.read" },
   { href: "/console/access/building-grants", label: "Building grants", permission: "access.read" },

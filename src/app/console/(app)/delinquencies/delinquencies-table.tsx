@@ -44,7 +44,7 @@ const columns: ColumnDef<Row>[] = [
   { accessorKey: "resolved_at", header: "Resolved", cell: ({ getValue }) => (getValue<string | null>() ? formatDateTime(getValue<string>()) : "—") },
 ];
 
-/** Missed premium payments across owners, newest first (issue 12 item 6); the filters are in the URL. */
+/** Missed premium payments across owners, newest first (docs/decisions.md, "Billing and delinquencies"); the filters are in the URL. */
 export function DelinquenciesTable() {
   const trpc = useTRPC();
   const filters = useUrlFilters(FILTERS);

@@ -104,7 +104,7 @@ function AddGrantForm({ owner, client, onDone }: { owner: string; client: string
   );
 }
 
-/** Building grants of managed owners, filtered by owner and client in the URL (issue 11 item 5). */
+/** Building grants of managed owners, filtered by owner and client in the URL (docs/decisions.md, "Console: access management, part A"). */
 export function BuildingGrantsScreen() {
   const trpc = useTRPC();
   const filters = useUrlFilters(FILTERS);

@@ -40,7 +40,7 @@ const columns: ColumnDef<Row>[] = [
   { accessorKey: "disabled_at", header: "Status", cell: ({ getValue }) => <Badge status={getValue<string | null>() ? "disabled" : "active"} /> },
 ];
 
-/** API clients (issue 11 item 5): search by name or client id, gateway and provider; the filters live in the URL. */
+/** API clients (docs/decisions.md, "Console: access management, part A"): search by name or client id, gateway and provider; the filters live in the URL. */
 export function ClientsScreen() {
   const trpc = useTRPC();
   const filters = useUrlFilters(FILTERS);

@@ -28,7 +28,7 @@ function Coverage({ provider, manage }: { provider: Row; manage: boolean }) {
   );
 }
 
-/** Provider subscriptions with their client and coverage (spec Delivery mechanics 6; issue 11 item 5). */
+/** Provider subscriptions with their client and coverage (spec Delivery mechanics 6; docs/decisions.md, "Console: access management, part A"). */
 export function ProvidersScreen() {
   const trpc = useTRPC();
   const filters = useUrlFilters(FILTERS);

@@ -82,7 +82,7 @@ function SettleAction({ billing, open, onSettled }: { billing: Billing; open: De
   );
 }
 
-/** The policy page's billing (issue 12 item 6): the schedule, every charge, every delinquency, and Settle. */
+/** The policy page's billing (docs/decisions.md, "Billing and delinquencies"): the schedule, every charge, every delinquency, and Settle. */
 export function BillingPanel({ policyId }: { policyId: number }) {
   const trpc = useTRPC();
   const { data: billing, error, isPending } = useQuery(trpc.billing.policy.queryOptions({ policyId }));

@@ -33,7 +33,7 @@ const amountOf = (typed: unknown) => centsOf(String(typed ?? "").trim()) ?? Stri
 const ALIASES = { unit: "unit_id" };
 
 /**
- * Revise (issue 12 item 2): only the values that differ from the policy are sent. A revision emits
+ * Revise (docs/decisions.md, "Policies: revisions and cancellation"): only the values that differ from the policy are sent. A revision emits
  * `policy.updated` and rebuilds the documents; an end date before today cancels the policy.
  */
 export function ReviseForm({ policy }: { policy: Policy }) {

@@ -34,7 +34,7 @@ const auditColumns: ColumnDef<Audit>[] = [
   { id: "change", header: "Change", cell: ({ row }) => change(row.original) },
 ];
 
-/** One API client: its settings, owner grants and changes (issue 11 item 5). */
+/** One API client: its settings, owner grants and changes (docs/decisions.md, "Console: access management, part A"). */
 export function ClientDetail({ clientId }: { clientId: string }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.accessClients.detail.queryOptions({ client_id: clientId }));
