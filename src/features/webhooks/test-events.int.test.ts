@@ -92,6 +92,22 @@ describe("test events on an owner's endpoint (decisions §16 Test events)", () =
     expect(list.body.deliveries.map((d) => d.test)).toEqual([false]);
   });
 
+  it("a suspended endpoint's test delivery waits like any delivery and goes out when it is active again", async () => {
+    const partner = await webhookPartner();
+    const hook = await receiver();
+    const endpoint = await partner.register(hook.url, ["prospect.ready"]);
+    const { token } = partner;
+    const setStatus = (status: string) => call("PUT", `${partner.base}/${endpoint}`, { token, body: { endpoint: { status } } });
+    expect((await setStatus("suspended")).status).toBe(200);
+    const sent = await call<Sent>("POST", `${partner.base}/${endpoint}/test`, { token, body: { event: "prospect.ready" } });
+    expect(sent.status).toBe(202);
+    await runDueJobs();
+    expect(hook.received).toEqual([]);
+    expect((await setStatus("active")).status).toBe(200);
+    await runDueJobs();
+    expect(hook.received.map((r) => [r.headers["x-webhook-delivery"], r.headers["x-webhook-test"]])).toEqual([[sent.body.delivery_id, "true"]]);
+  });
+
   it("422 for an event outside the catalog or not subscribed; nothing is recorded", async () => {
     const partner = await webhookPartner();
     const hook = await receiver();
@@ -99,11 +115,15 @@ describe("test events on an owner's endpoint (decisions §16 Test events)", () =
     const path = `${partner.base}/${endpoint}/test`;
     const { token } = partner;
     const unknown = await call("POST", path, { token, body: { event: "prospect.exploded" } });
-    expect(unknown).toMatchObject({ status: 422, body: { status_code: 422, error: WEBHOOK_MESSAGES.testEventInvalid } });
-    expect(JSON.stringify(unknown.body)).toContain(WEBHOOK_MESSAGES.unknownEvent("prospect.exploded"));
+    expect([unknown.status, unknown.body]).toEqual([
+      422,
+      { status_code: 422, error: WEBHOOK_MESSAGES.testEventInvalid, errors: { event: [WEBHOOK_MESSAGES.unknownEvent("prospect.exploded")] } },
+    ]);
     const unsubscribed = await call("POST", path, { token, body: { event: "policy.created" } });
-    expect(unsubscribed).toMatchObject({ status: 422, body: { status_code: 422, error: WEBHOOK_MESSAGES.testEventInvalid } });
-    expect(JSON.stringify(unsubscribed.body)).toContain(WEBHOOK_MESSAGES.notSubscribed("policy.created"));
+    expect([unsubscribed.status, unsubscribed.body]).toEqual([
+      422,
+      { status_code: 422, error: WEBHOOK_MESSAGES.testEventInvalid, errors: { event: [WEBHOOK_MESSAGES.notSubscribed("policy.created")] } },
+    ]);
     for (const body of [{}, { event: 7 }, { event: "" }, { event: "prospect.ready", extra: true }, []]) {
       const answer = await call("POST", path, { token, body });
       expect([JSON.stringify(body), answer.status < 500]).toEqual([JSON.stringify(body), true]);
@@ -198,5 +218,26 @@ describe("test events on a provider subscription's endpoint (decisions §16 Test
     ).toBe(403);
     await runDueJobs();
     expect(hook.received).toHaveLength(1);
+  });
+
+  it("422 while the subscription covers no owner", async () => {
+    const client = await newClient();
+    const code = unique("prov");
+    await createProvider(await getDb(), { code, clientId: client.clientId });
+    const token = await client.token();
+    const created = await call<{ endpoint: { id: string } }>("POST", `/api/partners/providers/${code}/webhooks/endpoints`, {
+      token,
+      body: { endpoint: { name: code, destination_url: "https://localhost:9/hook", events: ["move_out.initiated"] } },
+    });
+    const answer = await call("POST", `/api/partners/providers/${code}/webhooks/endpoints/${created.body.endpoint.id}/test`, {
+      token,
+      body: { event: "move_out.initiated" },
+    });
+    expect([answer.status, answer.body]).toEqual([
+      422,
+      { status_code: 422, error: WEBHOOK_MESSAGES.testEventInvalid, errors: { event: [WEBHOOK_MESSAGES.noCoveredOwner] } },
+    ]);
+    const rows = await (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, created.body.endpoint.id));
+    expect(rows).toEqual([]);
   });
 });
