@@ -7,7 +7,7 @@ import { testEventBody, testEventMeta, testEventOutput } from "./test-event.type
 
 export const sendOwnerTestEvent = ownerProcedure("webhooks:manage")
   .meta(testEventMeta("owner"))
-  .input(jsonBody(z.object({ owner_slug: z.string(), id: z.string() }).extend(testEventBody.shape)))
+  .input(jsonBody(z.object({ owner_slug: z.string(), id: z.string(), ...testEventBody.shape }).strict()))
   .output(testEventOutput)
   .mutation(async ({ ctx, input }) => {
     const { deliveryId } = await sendTestEvent(ctx.db, ownerSubscriber(ctx.owner, ctx.client.id), input.id, input.event);
@@ -17,7 +17,7 @@ export const sendOwnerTestEvent = ownerProcedure("webhooks:manage")
 
 export const sendProviderTestEvent = partnerProcedure("webhooks:manage")
   .meta(testEventMeta("provider"))
-  .input(jsonBody(z.object({ provider: z.string(), id: z.string() }).extend(testEventBody.shape)))
+  .input(jsonBody(z.object({ provider: z.string(), id: z.string(), ...testEventBody.shape }).strict()))
   .output(testEventOutput)
   .mutation(async ({ ctx, input }) => {
     const { deliveryId } = await sendTestEvent(ctx.db, await providerSubscriber(ctx.db, input.provider, ctx.client.id), input.id, input.event);
