@@ -121,6 +121,7 @@ export function toDelivery(row: Record<string, unknown>): WebhookDelivery {
     nextRetryAt: date(row.next_retry_at),
     durationMs: (row.duration_ms as number | null) ?? null,
     lastAttemptFailureReason: (row.last_attempt_failure_reason as string | null) ?? null,
+    test: row.test === true,
     leaseExpiresAt: date(row.lease_expires_at),
     createdAt: date(row.created_at) as Date,
     updatedAt: date(row.updated_at) as Date,

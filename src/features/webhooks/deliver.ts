@@ -12,6 +12,7 @@ import { signingSecretsFor } from "./secrets";
 import { type Outcome, settleDeliveries } from "./settle";
 import { signatureHeader } from "./signing";
 import { operatorHeaders } from "./static-headers";
+import { TEST_HEADER } from "./test-events";
 import type { WebhookDelivery } from "./webhooks.table";
 
 export type Clock = { now: () => Date };
@@ -121,6 +122,8 @@ async function attempt(
     "X-Webhook-Delivery": delivery.id,
     "X-Webhook-Timestamp": String(timestamp),
     "X-Webhook-Signature": signatureHeader(await signingSecretsFor(db, endpoint, now), timestamp, event.body),
+    // docs/decisions.md, "Partner developer: test events": on every attempt of a test event, retries included.
+    ...(delivery.test ? { [TEST_HEADER]: "true" } : {}),
   };
   const post = () => postJson(endpoint.destinationUrl, headers, event.body, { resolve, deadline });
   // Traces on: a span per POST, a child of the delivery job's (docs/decisions.md, Traces).

@@ -19,6 +19,7 @@ export function deliveryView(delivery: Row) {
     next_retry_at: delivery.nextRetryAt?.toISOString() ?? null,
     duration_ms: delivery.durationMs,
     last_attempt_failure_reason: delivery.lastAttemptFailureReason,
+    test: delivery.test,
     created_at: delivery.createdAt.toISOString(),
   };
 }

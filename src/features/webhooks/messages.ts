@@ -23,5 +23,8 @@ export const WEBHOOK_MESSAGES = {
   attemptNotSent: "the attempt could not be sent (internal error)",
   attemptNotRecorded: "the attempt's result could not be recorded (internal error)",
   leaseLapsed: "the worker stopped or stalled during the attempt (its lease lapsed); counted as an attempt",
+  testEventInvalid: "Test event is invalid",
+  notSubscribed: (name: string) => `is not subscribed by this endpoint: ${name}`,
+  noCoveredOwner: "the provider subscription covers no owner yet",
   rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,
 } as const;

@@ -49,6 +49,7 @@ describe("provider delivery routes (decisions §7 under the provider path)", () 
       next_retry_at: null,
       duration_ms: expect.any(Number),
       last_attempt_failure_reason: null,
+      test: false,
       created_at: expect.any(String),
     });
     const page2 = await call<List>("GET", `${path}?limit=2&cursor=${page1.body.next_cursor}`, { token });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { propertyOwners } from "../owners/owners.table";
 import { providers } from "./providers.table";
 
@@ -100,6 +100,11 @@ export const webhookDeliveries = pgTable(
     nextRetryAt: timestamp("next_retry_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
     lastAttemptFailureReason: text("last_attempt_failure_reason"),
+    /**
+     * A test event sent through the test route (docs/decisions.md, "Partner developer: test events"):
+     * every attempt of it carries `X-Webhook-Test: true`, and the delivery record shows `test: true`.
+     */
+    test: boolean("test").notNull().default(false),
     /** While `delivering`: until when the claiming worker owns it; a lapsed lease is recovered. */
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -42,6 +42,8 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     if (meta.responses?.created) {
       responses["201"] = { ...success, description: "Created" };
       responses["200"] = { ...success, description: "Updated" };
+    } else if (meta.responses?.accepted) {
+      responses["202"] = { ...success, description: "Accepted: the work is queued" };
     } else {
       responses["200"] = success;
     }

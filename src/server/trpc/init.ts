@@ -14,8 +14,11 @@ export type Meta = OpenApiMeta<{
   arrayBody?: boolean;
   /** The documented schema of one array item (items are validated one by one by the feature). */
   itemSchema?: z.ZodType;
-  /** Statuses and bodies to document beyond 200 (OpenAPI post-processing). */
-  responses?: { created?: boolean; errors?: number[] };
+  /**
+   * Statuses and bodies to document beyond 200 (OpenAPI post-processing); `accepted`: the route
+   * answers 202 (work queued) instead of 200.
+   */
+  responses?: { created?: boolean; accepted?: boolean; errors?: number[] };
   /** Console procedures: the permission `staffProcedure` checks (features/console/permissions.ts). */
   permission?: string;
 }>;

@@ -70,6 +70,7 @@ export const deliveryView = z
     next_retry_at: z.string().nullable().meta({ description: "When the next try is due; null when none is scheduled" }),
     duration_ms: z.number().int().nullable(),
     last_attempt_failure_reason: z.string().nullable(),
+    test: z.boolean().meta({ description: "True for a test event sent through the endpoint's test route; its requests carry `X-Webhook-Test: true`" }),
     created_at: z.string(),
   })
   .meta({ id: "WebhookDelivery" });
