@@ -16,6 +16,26 @@ export interface paths {
         /**
          * Exchange client credentials for an access token
          * @description Client credentials grant on the Partner API gateway. Leave `scope` out to receive every granted scope; a subset narrows the token. Tokens last `expires_in` seconds (8600): cache one per process and refresh near expiry. Rejected credentials, or a wrong pair of credentials and audience, answer 401 `{error: access_denied, error_description: Unauthorized}`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/token" \
+         *       -H "Content-Type: application/json" \
+         *       -d "{\"grant_type\":\"client_credentials\",\"client_id\":\"$CLIENT_ID\",\"client_secret\":\"$CLIENT_SECRET\",\"audience\":\"$AUDIENCE\"}"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     // The client exchanges the credentials itself, caches the token and refreshes it before it expires.
+         *     const token = await api.tokens.token();
+         *     ```
          */
         post: operations["token"];
         delete?: never;
@@ -36,6 +56,36 @@ export interface paths {
         /**
          * Create or update a property owner
          * @description Upsert keyed on `external_org_id`. Creation answers HTTP 201 with `purchase_flow_enabled: false` and the `owner_slug` used in every scoped path; a re-post updates (HTTP 200): only present fields are written, an explicit null clears an optional field, and `embedded_frame_ancestors` replaces the whole array. 409 when the identifier belongs to an owner the service manages directly.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/property_owners" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"external_org_id":"org-1042","name":"Maple Street Holdings","max_coverage_amount_cents":300000,"embedded_frame_ancestors":["https://portal.example.com"]}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/property_owners", {
+         *       body: {
+         *         external_org_id: "org-1042",
+         *         name: "Maple Street Holdings",
+         *         max_coverage_amount_cents: 300000,
+         *         embedded_frame_ancestors: [
+         *           "https://portal.example.com"
+         *         ]
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["owners-upsert"];
         delete?: never;
@@ -56,6 +106,36 @@ export interface paths {
         /**
          * Upsert bank accounts
          * @description Claim-payout accounts, upserted on `external_system_id`. The first registered account is the default; `default: true` on a later one moves it. Account numbers are never returned: results carry `account_number_last4`. Accounts cannot be deleted.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/bank_accounts" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '[{"external_system_id":"b1","routing_number":"021000021","account_number":"000123456789"}]'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/bank_accounts", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: [
+         *         {
+         *           external_system_id: "b1",
+         *           routing_number: "021000021",
+         *           account_number: "000123456789"
+         *         }
+         *       ],
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["roster-bankAccounts"];
         delete?: never;
@@ -76,6 +156,34 @@ export interface paths {
         /**
          * Upsert properties (buildings)
          * @description Buildings, upserted on `external_system_id`. Matching per item: a linked identifier updates its building; else a PMS pair adopts the building with that pair (`building_name` selects among several); else owner + `building_name` + normalized street + zip; else a building is created. Ambiguous matches, a building linked to another identifier, an unknown `bank_account_external_id` and a building outside a managed owner's granted set fail the item (HTTP 200).
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/properties" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '[{"external_system_id":"b1"}]'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/properties", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: [
+         *         {
+         *           external_system_id: "b1"
+         *         }
+         *       ],
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["roster-properties"];
         delete?: never;
@@ -96,6 +204,35 @@ export interface paths {
         /**
          * Upsert units
          * @description Units, upserted on `external_system_id` within the property named by `property_external_id` (send properties first; both may go in one pass). Matching within the building: linked identifier, then `pms_unit_id`, then name ignoring case. Without `name`, the name is derived from the address (designator, street remainder, `line_two` designator) or `pms_unit_id`. Sending all of a building's units in one request resolves the derived building street and names at once.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/units" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '[{"external_system_id":"b1","property_external_id":"b1"}]'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/units", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: [
+         *         {
+         *           external_system_id: "b1",
+         *           property_external_id: "b1"
+         *         }
+         *       ],
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["roster-units"];
         delete?: never;
@@ -116,6 +253,39 @@ export interface paths {
         /**
          * Create or update a prospect
          * @description Upsert on (`source`, `source_prospect_id`). HTTP 200 both ways; the body's `status_code` is 201 on create and 200 on update. Only supplied fields are updated. A complete prospect is checked for eligibility in the background (typically seconds): poll GET until `enrollment_url` is set, or subscribe to `prospect.ready`. Clients created with request signing must send `X-Request-Signature`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/prospects" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"prospect":{"source":"acme_pms","source_prospect_id":"p-1042","terms_accepted_at":"2026-11-26T10:00:00Z","phone":"5125550123","screening_result":"approved","employment_status":"employed"}}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/prospects", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: {
+         *         prospect: {
+         *           source: "acme_pms",
+         *           source_prospect_id: "p-1042",
+         *           terms_accepted_at: "2026-11-26T10:00:00Z",
+         *           phone: "5125550123",
+         *           screening_result: "approved",
+         *           employment_status: "employed"
+         *         }
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["prospects-upsert"];
         delete?: never;
@@ -134,6 +304,27 @@ export interface paths {
         /**
          * Read a prospect
          * @description The prospect with its status, eligibility reasons and enrollment links. 404 when it does not exist or its source is another partner's.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/maple-street-holdings/prospects/acme_pms/p-1042" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/{owner_slug}/prospects/{source}/{source_prospect_id}", {
+         *       params: { path: { owner_slug: "maple-street-holdings", source: "acme_pms", source_prospect_id: "p-1042" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["prospects-get"];
         put?: never;
@@ -156,6 +347,45 @@ export interface paths {
         /**
          * Open a move-out
          * @description Fields at the top level. Creation answers 201 (HTTP and body `status_code`) and emits `move_out.initiated`. Re-posting an existing `external_id` returns the stored move-out unchanged with 200: no update, no duplicate. Strings are stored exactly as sent (never trimmed or re-cased). A move-out belongs to the partner that created it: an `external_id` another partner of the same owner already used answers 422 `has already been taken`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/move_outs" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"external_id":"mo-1042","move_out_date":"2026-12-01","property":{"address_line_one":"10 Main St","address_city":"Austin","address_state":"TX","address_zip":"78701"},"residents":[{"role":"primary","name":"Main office"}]}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/move_outs", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: {
+         *         external_id: "mo-1042",
+         *         move_out_date: "2026-12-01",
+         *         property: {
+         *           address_line_one: "10 Main St",
+         *           address_city: "Austin",
+         *           address_state: "TX",
+         *           address_zip: "78701"
+         *         },
+         *         residents: [
+         *           {
+         *             role: "primary",
+         *             name: "Main office"
+         *           }
+         *         ]
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["moveOuts-create"];
         delete?: never;
@@ -174,6 +404,27 @@ export interface paths {
         /**
          * Read a move-out
          * @description `id` is the numeric `move_out_id`. 404 when absent, under a different owner, or created by another partner of the owner.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/maple-street-holdings/move_outs/42" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/{owner_slug}/move_outs/{id}", {
+         *       params: { path: { owner_slug: "maple-street-holdings", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["moveOuts-get"];
         put?: never;
@@ -197,6 +448,27 @@ export interface paths {
         /**
          * Reset a renter (staging only)
          * @description Clears the renter with this email under the owner for real (its prospects sent by the calling partner, their applications, policies with their documents, cash deposits and resident records, and the renter's user once nothing else of it remains) so the same email can enroll again; answers the deleted ids. Idempotent: nothing to clear answers empty id lists. Both query parameters are required. Answers 404 in production.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X DELETE "http://localhost:3999/api/residents/reset?email=renter%40example.com&owner_slug=maple-street-holdings" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.DELETE("/residents/reset", {
+         *       params: { query: { email: "renter@example.com", owner_slug: "maple-street-holdings" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         delete: operations["reset"];
         options?: never;
@@ -214,12 +486,65 @@ export interface paths {
         /**
          * List the owner's webhook endpoints
          * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/{owner_slug}/webhooks/endpoints", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-listOwnerEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint (owner)
          * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record. At most 50 endpoints per owner for each client (removed ones do not count): 422 beyond.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"endpoint":{"name":"Main office","destination_url":"https://hooks.example.com/pis","events":["prospect.created"]}}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/webhooks/endpoints", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: {
+         *         endpoint: {
+         *           name: "Main office",
+         *           destination_url: "https://hooks.example.com/pis",
+         *           events: [
+         *             "prospect.created"
+         *           ]
+         *         }
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["webhooks-createOwnerEndpoint"];
         delete?: never;
@@ -239,12 +564,61 @@ export interface paths {
         /**
          * Update a webhook endpoint (owner)
          * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X PUT "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"endpoint":{"destination_url":"https://hooks.example.com/pis"}}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.PUT("/partners/{owner_slug}/webhooks/endpoints/{id}", {
+         *       params: { path: { owner_slug: "maple-street-holdings", id: "42" } },
+         *       body: {
+         *         endpoint: {
+         *           destination_url: "https://hooks.example.com/pis"
+         *         }
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         put: operations["webhooks-updateOwnerEndpoint"];
         post?: never;
         /**
          * Remove a webhook endpoint (owner)
          * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X DELETE "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.DELETE("/partners/{owner_slug}/webhooks/endpoints/{id}", {
+         *       params: { path: { owner_slug: "maple-street-holdings", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         delete: operations["webhooks-deleteOwnerEndpoint"];
         options?: never;
@@ -262,12 +636,65 @@ export interface paths {
         /**
          * List the provider subscription's webhook endpoints
          * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/providers/{provider}/webhooks/endpoints", {
+         *       params: { path: { provider: "acme-pms" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-listProviderEndpoints"];
         put?: never;
         /**
          * Register a webhook endpoint (provider)
          * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here. At most 50 endpoints per provider subscription (removed ones do not count): 422 beyond.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"endpoint":{"name":"Main office","destination_url":"https://hooks.example.com/pis","events":["prospect.created"]}}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/providers/{provider}/webhooks/endpoints", {
+         *       params: { path: { provider: "acme-pms" } },
+         *       body: {
+         *         endpoint: {
+         *           name: "Main office",
+         *           destination_url: "https://hooks.example.com/pis",
+         *           events: [
+         *             "prospect.created"
+         *           ]
+         *         }
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["webhooks-createProviderEndpoint"];
         delete?: never;
@@ -287,12 +714,61 @@ export interface paths {
         /**
          * Update a webhook endpoint (provider)
          * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X PUT "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"endpoint":{"destination_url":"https://hooks.example.com/pis"}}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.PUT("/partners/providers/{provider}/webhooks/endpoints/{id}", {
+         *       params: { path: { provider: "acme-pms", id: "42" } },
+         *       body: {
+         *         endpoint: {
+         *           destination_url: "https://hooks.example.com/pis"
+         *         }
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         put: operations["webhooks-updateProviderEndpoint"];
         post?: never;
         /**
          * Remove a webhook endpoint (provider)
          * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X DELETE "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.DELETE("/partners/providers/{provider}/webhooks/endpoints/{id}", {
+         *       params: { path: { provider: "acme-pms", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         delete: operations["webhooks-deleteProviderEndpoint"];
         options?: never;
@@ -310,6 +786,27 @@ export interface paths {
         /**
          * List deliveries of an endpoint
          * @description Newest first. Optional `status` filter; pass `next_cursor` back as `cursor` for the next page. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered under this owner.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42/deliveries" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/{owner_slug}/webhooks/endpoints/{endpoint_id}/deliveries", {
+         *       params: { path: { owner_slug: "maple-street-holdings", endpoint_id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-listDeliveries"];
         put?: never;
@@ -330,6 +827,27 @@ export interface paths {
         /**
          * Inspect a delivery
          * @description The exact raw body sent (`payload`), the last request's headers and every attempt with its failure reason. Reaches only endpoints registered under this owner.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42/deliveries/42" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/{owner_slug}/webhooks/endpoints/{endpoint_id}/deliveries/{id}", {
+         *       params: { path: { owner_slug: "maple-street-holdings", endpoint_id: "42", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-getDelivery"];
         put?: never;
@@ -352,6 +870,27 @@ export interface paths {
         /**
          * Retry a delivery
          * @description Re-enqueues a failed delivery with a fresh schedule, or replays a delivered one with the same delivery id. 409 while it is still scheduled. A delivered delivery is replayed at most once a minute: 429 with `Retry-After` (seconds) before then. Reaches only endpoints registered under this owner.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42/deliveries/42/retry" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/webhooks/endpoints/{endpoint_id}/deliveries/{id}/retry", {
+         *       params: { path: { owner_slug: "maple-street-holdings", endpoint_id: "42", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["webhooks-retryDelivery"];
         delete?: never;
@@ -370,6 +909,27 @@ export interface paths {
         /**
          * List deliveries of an endpoint (provider)
          * @description Newest first. Optional `status` filter; pass `next_cursor` back as `cursor` for the next page. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42/deliveries" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/providers/{provider}/webhooks/endpoints/{endpoint_id}/deliveries", {
+         *       params: { path: { provider: "acme-pms", endpoint_id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-listProviderDeliveries"];
         put?: never;
@@ -390,6 +950,27 @@ export interface paths {
         /**
          * Inspect a delivery (provider)
          * @description The exact raw body sent (`payload`), the last request's headers and every attempt with its failure reason. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X GET "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42/deliveries/42" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.GET("/partners/providers/{provider}/webhooks/endpoints/{endpoint_id}/deliveries/{id}", {
+         *       params: { path: { provider: "acme-pms", endpoint_id: "42", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         get: operations["webhooks-getProviderDelivery"];
         put?: never;
@@ -412,6 +993,27 @@ export interface paths {
         /**
          * Retry a delivery (provider)
          * @description Re-enqueues a failed delivery with a fresh schedule, or replays a delivered one with the same delivery id. 409 while it is still scheduled. A delivered delivery is replayed at most once a minute: 429 with `Retry-After` (seconds) before then. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42/deliveries/42/retry" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/providers/{provider}/webhooks/endpoints/{endpoint_id}/deliveries/{id}/retry", {
+         *       params: { path: { provider: "acme-pms", endpoint_id: "42", id: "42" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
          */
         post: operations["webhooks-retryProviderDelivery"];
         delete?: never;
