@@ -11,13 +11,18 @@ export default defineConfig({
       {
         resolve: { alias },
         // Some units start processes (dependency-cruiser, a logging child): 5 s is too tight on a busy 2-core machine.
-        test: { name: "unit", include: ["src/**/*.test.ts"], exclude: ["src/**/*.int.test.ts"], testTimeout: 30_000 },
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+          exclude: ["src/**/*.int.test.ts", "packages/*/src/**/*.int.test.ts"],
+          testTimeout: 30_000,
+        },
       },
       {
         resolve: { alias },
         test: {
           name: "integration",
-          include: ["src/**/*.int.test.ts"],
+          include: ["src/**/*.int.test.ts", "packages/*/src/**/*.int.test.ts"],
           globalSetup: ["src/test/global-setup.ts"],
           setupFiles: ["src/test/setup-db.ts"],
           testTimeout: 30_000,

@@ -48,7 +48,11 @@ function sender(door: () => Promise<string>): (request: Request) => Promise<Resp
 }
 
 /** The web process's door: `/api`, `/ingest`, the docs and the console's tRPC endpoint, as `scripts/serve.ts` serves them. */
-export const throughDoor = sender(listening(webMounts));
+const webDoor = listening(webMounts);
+export const throughDoor = sender(webDoor);
+
+/** The web process's door's address (`http://127.0.0.1:<port>`), for clients that make their own requests (the SDK's tests). */
+export const webDoorUrl = webDoor;
 
 /** A door with one gateway of the given router on `prefix` (tests of a router of their own). */
 export function gatewayDoor(router: AnyRouter, prefix: `/${string}`): (request: Request) => Promise<Response> {

@@ -5,6 +5,7 @@ import { getConfig } from "../config";
 import { DATABASE_RETRY_AFTER_SECONDS, GATEWAY_MESSAGES } from "../errors";
 import type { Meta } from "../trpc/init";
 import { openApiErrorResponse } from "./error-wire";
+import { addCodeSamples } from "./openapi-examples";
 
 type Json = Record<string, unknown>;
 type Operation = { responses: Record<string, Json>; requestBody?: { content: Record<string, { schema: Json }> }; security?: unknown };
@@ -108,5 +109,5 @@ export function partnerOpenApiDocumentOf(partnerApiRouter: AnyRouter): OpenAPIOb
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
   });
-  return postProcess(doc, partnerApiRouter);
+  return addCodeSamples(postProcess(doc, partnerApiRouter));
 }
