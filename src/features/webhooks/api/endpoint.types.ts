@@ -34,6 +34,11 @@ export const endpointView = z
     destination_url: z.string(),
     events: z.array(z.string()),
     status: z.enum(ENDPOINT_STATUSES),
+    suspension_reason: z.string().nullable().meta({
+      description:
+        "Why the service suspended the endpoint on its own: none of its deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted. Null otherwise; setting the status (back to active) clears it.",
+      example: null,
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })
