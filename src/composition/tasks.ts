@@ -9,6 +9,7 @@ import { retentionPrune } from "../features/retention/retention__prune";
 import { webhookDeliveryBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt.handler";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
+import { webhookEndpointSuspendFailing } from "../features/webhooks/webhook_endpoint__suspend_failing";
 import type { AnyTask } from "../server/jobs/define-task";
 
 /** Every feature's tasks, one file each, named `<entity>__<action>` (style §5); the job runner adds its own. */
@@ -24,4 +25,5 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   webhookDeliveryAttempt,
   webhookDeliveryBulkRetry,
   webhookDeliveryReap,
+  webhookEndpointSuspendFailing,
 ];

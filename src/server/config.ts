@@ -57,6 +57,8 @@ export const EnvVariables = z.object({
   RETENTION_INGESTION_DAYS: z.coerce.number().int().min(0).default(30),
   RETENTION_DOCUMENTS_DAYS: z.coerce.number().int().min(0).default(365),
   RETENTION_AUDIT_DAYS: z.coerce.number().int().min(0).default(0),
+  // decisions §16 Auto-suspend: days without a successful delivery while some were attempted; 0 never suspends.
+  ENDPOINT_AUTO_SUSPEND_DAYS: z.coerce.number().int().min(0).max(365).default(5),
   METRICS_TOKEN: z.string().optional(),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(25),
@@ -129,6 +131,11 @@ const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.P
       documents: env.RETENTION_DOCUMENTS_DAYS,
       audit: env.RETENTION_AUDIT_DAYS,
     },
+    /**
+     * An active webhook endpoint none of whose deliveries succeeded for this many days while some were
+     * attempted is suspended (decisions §16 Auto-suspend); `0` turns the check off.
+     */
+    endpointAutoSuspendDays: env.ENDPOINT_AUTO_SUSPEND_DAYS,
     /** Bearer token of `GET /metrics`; unset: the route answers 404 (decisions §14). */
     metricsToken: env.METRICS_TOKEN || undefined,
     /** Port of `npm run worker`'s own HTTP server (`/healthz`, `/readyz`, `/metrics`); unset: none. */

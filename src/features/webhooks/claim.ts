@@ -138,6 +138,7 @@ function toEndpoint(row: Record<string, unknown>): WebhookEndpoint {
     destinationUrl: row.destination_url as string,
     events: row.events as string[],
     status: row.status as WebhookEndpoint["status"],
+    suspensionReason: (row.suspension_reason as string | null) ?? null,
     staticHeaders: (row.static_headers as Record<string, string> | null) ?? {},
     deletedAt: date(row.deleted_at),
     createdAt: date(row.created_at) as Date,

@@ -28,6 +28,7 @@ describe("webhook endpoints, owner routes (spec Webhook endpoint, decisions §7)
         destination_url: "https://localhost:9/hook",
         events: ["prospect.ready", "move_out.initiated"],
         status: "active",
+        suspension_reason: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       },

@@ -39,6 +39,7 @@ export function endpointView(endpoint: WebhookEndpoint) {
     destination_url: endpoint.destinationUrl,
     events: endpoint.events,
     status: endpoint.status,
+    suspension_reason: endpoint.suspensionReason,
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
   };
@@ -143,7 +144,8 @@ export async function updateEndpoint(db: Tx, subscriber: Subscriber, id: string,
         ...(fields.name !== undefined ? { name: fields.name } : {}),
         ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
         ...(fields.events !== undefined ? { events: [...new Set(fields.events)] } : {}),
-        ...(fields.status !== undefined ? { status: fields.status } : {}),
+        // A status set by the partner or staff replaces an automatic suspension's reason (decisions §16 Auto-suspend).
+        ...(fields.status !== undefined ? { status: fields.status, suspensionReason: null } : {}),
         updatedAt: sql`now()`,
       })
       .where(eq(webhookEndpoints.id, id))

@@ -12,6 +12,8 @@ export const WEBHOOK_MESSAGES = {
   replayTooSoon: "A delivered delivery can be retried at most once a minute",
   alreadyScheduled: "Delivery is already scheduled; only failed or delivered deliveries can be retried",
   endpointDeleted: "endpoint was deleted",
+  autoSuspended: (days: number) =>
+    `Suspended automatically: no delivery succeeded for ${days} days while deliveries were attempted. Fix the receiver, then set the status back to active: the waiting deliveries resume.`,
   headersInvalid: "Static headers are invalid",
   headerNameInvalid: "is not a valid header name (RFC 9110 token)",
   headerValueInvalid: "must be a non-empty header value without control characters, CR or LF, or surrounding spaces (RFC 9110 field-value)",

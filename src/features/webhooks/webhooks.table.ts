@@ -23,6 +23,11 @@ export const webhookEndpoints = pgTable(
     destinationUrl: text("destination_url").notNull(),
     events: text("events").array().notNull(),
     status: text("status", { enum: ENDPOINT_STATUSES }).notNull().default("active"),
+    /**
+     * Why the service suspended it on its own (decisions §16 Auto-suspend); null when it was not, and
+     * cleared by any status change through the API or the console.
+     */
+    suspensionReason: text("suspension_reason"),
     /** Operator-configured static headers (spec Delivery mechanics 5); never set through the API. */
     staticHeaders: jsonb("static_headers").$type<Record<string, string>>().notNull().default({}),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
@@ -126,6 +131,9 @@ export const webhookDeliveries = pgTable(
     // An endpoint's open deliveries, for its return to `active` and its deletion.
     // Retention: final deliveries by their last change (docs/decisions.md, Hardening: retention).
     index("webhook_deliveries_final_idx").on(t.updatedAt).where(sql`${t.status} in ('delivered', 'failed')`),
+    // The auto-suspend's two probes per active endpoint: a success, and an attempt, since its window
+    // began (docs/decisions.md, "Partner developer: endpoint health").
+    index("webhook_deliveries_endpoint_attempted_idx").on(t.endpointId, t.status, t.lastAttemptedAt),
     index("webhook_deliveries_open_idx").on(t.endpointId).where(sql`${t.status} in ('pending', 'retrying', 'rate_limited', 'delivering')`),
   ],
 );

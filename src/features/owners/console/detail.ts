@@ -65,7 +65,10 @@ export const ownerDetail = ownerRow.extend({
   }),
   prospects: z.number().int(),
   policies: z.number().int(),
-  endpoints: z.array(z.object({ id: z.string(), name: z.string(), destination_url: z.string(), status: z.string() })),
+  endpoints: z.array(
+    // suspension_reason: why the service suspended it on its own (decisions §16 Auto-suspend), null otherwise.
+    z.object({ id: z.string(), name: z.string(), destination_url: z.string(), status: z.string(), suspension_reason: z.string().nullable() }),
+  ),
   client_grants: z.array(z.object({ client_id: z.string(), client_name: z.string(), disabled: z.boolean() })),
   signing_secret: z.object({ previous_valid_until: z.string().nullable() }),
 });
@@ -104,7 +107,13 @@ export async function ownerForConsole(db: Db, slug: string, now = new Date()): P
     db.select({ n: count() }).from(prospects).where(eq(prospects.ownerId, owner.id)),
     db.select({ n: count() }).from(policies).where(eq(policies.ownerId, owner.id)),
     db
-      .select({ id: webhookEndpoints.id, name: webhookEndpoints.name, destinationUrl: webhookEndpoints.destinationUrl, status: webhookEndpoints.status })
+      .select({
+        id: webhookEndpoints.id,
+        name: webhookEndpoints.name,
+        destinationUrl: webhookEndpoints.destinationUrl,
+        status: webhookEndpoints.status,
+        suspensionReason: webhookEndpoints.suspensionReason,
+      })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.ownerId, owner.id), isNull(webhookEndpoints.deletedAt)))
       .orderBy(asc(webhookEndpoints.createdAt)),
@@ -138,7 +147,13 @@ export async function ownerForConsole(db: Db, slug: string, now = new Date()): P
     },
     prospects: countOf(prospectCount),
     policies: countOf(policyCount),
-    endpoints: endpoints.map((row) => ({ id: row.id, name: row.name, destination_url: row.destinationUrl, status: row.status })),
+    endpoints: endpoints.map((row) => ({
+      id: row.id,
+      name: row.name,
+      destination_url: row.destinationUrl,
+      status: row.status,
+      suspension_reason: row.suspensionReason,
+    })),
     client_grants: grants.map((row) => ({ client_id: row.clientId, client_name: row.name, disabled: row.disabled })),
     signing_secret: { previous_valid_until: previousValid?.toISOString() ?? null },
   };

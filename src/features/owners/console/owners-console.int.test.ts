@@ -58,7 +58,7 @@ describe("console owners: list and detail (decisions §12 Owners)", () => {
       roster: { buildings_active: 2, buildings_inactive: 0, units: 1, bank_accounts: 1 },
       prospects: 2,
       policies: 0,
-      endpoints: [{ id: endpointId, name: "hook detail", destination_url: "https://localhost:9/hook", status: "active" }],
+      endpoints: [{ id: endpointId, name: "hook detail", destination_url: "https://localhost:9/hook", status: "active", suspension_reason: null }],
       client_grants: [{ client_id: client.clientId, client_name: expect.any(String), disabled: false }],
       signing_secret: { previous_valid_until: null },
     });

@@ -34,6 +34,11 @@ export const endpointView = z
     destination_url: z.string(),
     events: z.array(z.string()),
     status: z.enum(ENDPOINT_STATUSES),
+    suspension_reason: z.string().nullable().meta({
+      description:
+        "Why the service suspended the endpoint on its own: none of its deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted. Null otherwise; setting the status (back to active) clears it.",
+      example: null,
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -69,6 +74,9 @@ export function endpointMeta(scope: "owner" | "provider", verb: "create" | "list
         (scope === "owner"
           ? "Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record."
           : "Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.") +
+        (verb === "list" || verb === "update"
+          ? ' Health guard: an active endpoint none of whose deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted is suspended by the service, and its `suspension_reason` says so (null otherwise); no event is sent for it. Its deliveries wait, as under any suspension: `PUT` with `{"endpoint": {"status": "active"}}` clears the reason and sends them again, and the window starts again from then.'
+          : "") +
         (verb === "create"
           ? ` At most ${MAX_ENDPOINTS_PER_SUBSCRIBER} endpoints ${scope === "owner" ? "per owner for each client" : "per provider subscription"} (removed ones do not count): 422 beyond.`
           : ""),

@@ -16,6 +16,8 @@ export const consoleEndpoint = z.object({
   destination_url: z.string(),
   events: z.array(z.string()),
   status: z.enum(ENDPOINT_STATUSES),
+  /** Why the service suspended it on its own (decisions §16 Auto-suspend); null otherwise. */
+  suspension_reason: z.string().nullable(),
   deleted: z.boolean(),
   owner_slug: z.string().nullable(),
   provider_code: z.string().nullable(),
@@ -49,6 +51,7 @@ export async function endpointForConsole(db: Tx, id: string): Promise<z.infer<ty
     destination_url: e.destinationUrl,
     events: e.events,
     status: e.status,
+    suspension_reason: e.suspensionReason,
     deleted: e.deletedAt !== null,
     owner_slug: row.ownerSlug,
     provider_code: row.providerCode,
@@ -79,7 +82,7 @@ export async function setEndpointStatusAsStaff(db: Db, actor: AuditActor, id: st
       action: "endpoints.status",
       subject: { type: "webhook_endpoint", id },
       ownerId: before.ownerId,
-      before: { status: before.status },
+      before: { status: before.status, ...(before.suspensionReason ? { suspension_reason: before.suspensionReason } : {}) },
       after: { status: after.status },
     });
   });

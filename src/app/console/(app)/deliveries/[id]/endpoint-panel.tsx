@@ -21,6 +21,7 @@ export function EndpointPanel({ id }: { id: string }) {
           ["Name", endpoint.name],
           ["Destination", endpoint.destination_url],
           ["Status", <Badge key="s" status={endpoint.deleted ? "deleted" : endpoint.status} />],
+          ...(endpoint.suspension_reason ? [["Suspension reason", endpoint.suspension_reason] as [string, string]] : []),
           ["Events", endpoint.events.join(", ")],
           ["Subscriber", endpoint.owner_slug ? `owner ${endpoint.owner_slug}` : `provider ${endpoint.provider_code ?? "—"}`],
         ]}

@@ -22,7 +22,16 @@ const buildingColumns: ColumnDef<Detail["roster"]["buildings"][number]>[] = [
 const endpointColumns: ColumnDef<Detail["endpoints"][number]>[] = [
   { accessorKey: "name", header: "Name" },
   { accessorKey: "destination_url", header: "Destination", cell: ({ getValue }) => <code>{getValue<string>()}</code> },
-  { accessorKey: "status", header: "Status", cell: ({ getValue }) => <Badge status={getValue<string>()} /> },
+  {
+    accessorKey: "status",
+    header: "Status",
+    cell: ({ row }) => (
+      <>
+        <Badge status={row.original.status} />
+        {row.original.suspension_reason && <p>{row.original.suspension_reason}</p>}
+      </>
+    ),
+  },
   {
     id: "deliveries",
     header: "Deliveries",

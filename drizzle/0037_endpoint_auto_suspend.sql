@@ -1,0 +1,2 @@
+ALTER TABLE "webhook_endpoints" ADD COLUMN "suspension_reason" text;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_attempted_idx" ON "webhook_deliveries" USING btree ("endpoint_id","status","last_attempted_at");
