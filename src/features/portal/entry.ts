@@ -24,7 +24,8 @@ export const portalEntry: NodeHandler = async (req: IncomingMessage, res: Server
   const token = tokenOf(req.url ?? "");
   const session = token ? await portalSessionOf(await getDb(), token) : undefined;
   if (!session) {
-    const expired = token !== undefined && !verifyPortalToken(token).ok && verifyPortalToken(token).reason === "expired";
+    const check = verifyPortalToken(token);
+    const expired = !check.ok && check.reason === "expired";
     const message = expired ? PORTAL_MESSAGES.linkExpired : PORTAL_MESSAGES.linkInvalid;
     res.writeHead(expired ? 410 : 403, {
       ...headers,

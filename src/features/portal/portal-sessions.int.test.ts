@@ -4,12 +4,13 @@ import { getDb } from "../../server/db/client";
 import { newClient, newOwner } from "../../test/factories";
 import { call, throughDoor } from "../../test/http";
 import { apiClients } from "../auth/clients.table";
+import type { Scope } from "../auth/scopes";
 import { PORTAL_MESSAGES } from "./messages";
 import { PORTAL_COOKIE, portalSessionOf, signPortalToken } from "./session";
 
 type Opened = { status_code: number; url: string; expires_at: string };
 
-async function partner(scopes?: Parameters<typeof newClient>[0]["scopes"]) {
+async function partner(scopes?: Scope[]) {
   const client = await newClient(scopes ? { scopes } : {});
   const owner = await newOwner(client);
   return { client, owner, token: await client.token() };
