@@ -92,7 +92,7 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
     await row.getByRole("link", { name: "Portal hook" }).click();
     await expect(page.getByRole("heading", { name: "Portal hook" })).toBeVisible();
     await page.getByLabel("Status").selectOption("failed");
-    await page.getByLabel("Status").press("Enter");
+    await page.getByRole("button", { name: "Filter" }).press("Enter");
     await expect(page).toHaveURL(/status=failed/);
     const deliveries = page.getByRole("table", { name: "Deliveries" }).getByRole("row");
     await expect(deliveries).toHaveCount(2);
