@@ -1,11 +1,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
-import { newClient, newOwner } from "../../test/factories";
+import { grant, newClient, newOwner } from "../../test/factories";
 import { call, throughDoor } from "../../test/http";
 import { apiClients } from "../auth/clients.table";
 import type { Scope } from "../auth/scopes";
+import { propertyOwners } from "../owners/owners.table";
+import { webhookPartner } from "../webhooks/webhook-test-helpers";
+import { portalFramingHeadersFor } from "./framing";
 import { PORTAL_MESSAGES } from "./messages";
+import { portalDelivery, portalEndpoint, portalEndpoints } from "./portal";
 import { PORTAL_COOKIE, portalSessionOf, signPortalToken } from "./session";
 
 type Opened = { status_code: number; url: string; expires_at: string };
@@ -86,5 +90,48 @@ describe("portal sessions (decisions §16 Portal)", () => {
     const { body } = await call<Opened>("POST", `/api/partners/${owner.slug}/portal_sessions`, { token, body: {} });
     await (await getDb()).update(apiClients).set({ disabledAt: new Date() }).where(eq(apiClients.id, client.clientId));
     expect((await visit(body.url)).status).toBe(403);
+  });
+
+  it("frames portal pages by the session owner's origins only, and nothing without a session", async () => {
+    const { client, owner } = await partner();
+    await (await getDb())
+      .update(propertyOwners)
+      .set({ embeddedFrameAncestors: ["https://admin.partner.example"] })
+      .where(eq(propertyOwners.id, owner.id));
+    const { token } = signPortalToken(client.clientId, owner.id);
+    expect(await portalFramingHeadersFor("/portal/endpoints/we_x", token)).toEqual({
+      "Content-Security-Policy": "frame-ancestors https://admin.partner.example",
+    });
+    expect(await portalFramingHeadersFor("/portal", undefined)).toEqual({ "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" });
+    expect(await portalFramingHeadersFor("/portal", `${token}x`)).toMatchObject({ "X-Frame-Options": "DENY" });
+    expect(await portalFramingHeadersFor("/portalx", token)).toBeUndefined();
+    expect(await portalFramingHeadersFor("/console", token)).toBeUndefined();
+  });
+
+  it("reaches only the session's client and owner: another owner's or client's endpoint is not found", async () => {
+    const mine = await webhookPartner();
+    const mineId = await mine.register("https://localhost:9/hook", ["prospect.created"]);
+    const theirs = await webhookPartner();
+    const theirsId = await theirs.register("https://localhost:9/hook", ["prospect.created"]);
+    const db = await getDb();
+    const session = await portalSessionOf(db, signPortalToken(mine.client.clientId, mine.owner.id).token);
+    if (!session) throw new Error("no session");
+    expect((await portalEndpoints(db, session)).map((endpoint) => endpoint.id)).toEqual([mineId]);
+    expect((await portalEndpoint(db, session, mineId)).health).toEqual({
+      attempts: 0,
+      succeeded: 0,
+      successRate: null,
+      lastFailureAt: null,
+      lastFailureReason: null,
+    });
+    await expect(portalEndpoint(db, session, theirsId)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(portalDelivery(db, session, theirsId, "wd_x")).rejects.toMatchObject({ kind: "not_found" });
+    // The same owner, another client: that client's session sees none of this client's endpoints.
+    const sibling = await newClient();
+    await grant(sibling, mine.owner.id);
+    const siblings = await portalSessionOf(db, signPortalToken(sibling.clientId, mine.owner.id).token);
+    if (!siblings) throw new Error("no session");
+    expect(await portalEndpoints(db, siblings)).toEqual([]);
+    await expect(portalEndpoint(db, siblings, mineId)).rejects.toMatchObject({ kind: "not_found" });
   });
 });
