@@ -1,6 +1,8 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
+import { portalFramingHeadersFor } from "./features/portal/framing";
+import { PORTAL_COOKIE } from "./features/portal/session";
 import { getConfig } from "./server/config";
 import { isDecodablePath, MALFORMED_PATH } from "./server/http/malformed-path";
 import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-headers";
@@ -13,7 +15,8 @@ import { baseSecurityHeaders, NO_FRAMING_HEADERS } from "./server/http/security-
  * - Pages get their security headers here, since a page cannot set response headers (decisions
  *   §15): never framed, no sniffing, the referrer cut to the origin, HSTS over HTTPS. Enrollment
  *   pages keep their own framing (decisions §10 Framing): the owner's `frame-ancestors` on embedded
- *   pages, `'none'` plus `X-Frame-Options: DENY` on hosted ones. The gateways answer their own
+ *   pages, `'none'` plus `X-Frame-Options: DENY` on hosted ones. Portal pages (decisions §16 Portal)
+ *   take the frame-ancestors of their session's owner (docs/decisions.md, "Partner developer: portal"). The gateways answer their own
  *   headers (their docs and OpenAPI routes included).
  */
 export async function proxy(request: NextRequest): Promise<NextResponse> {
@@ -25,7 +28,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     );
   }
   if (GATEWAY_PATH.test(raw)) return NextResponse.next();
-  const headers = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...((await framingHeadersFor(raw)) ?? NO_FRAMING_HEADERS) };
+  const framing = (await framingHeadersFor(raw)) ?? (await portalFramingHeadersFor(raw, request.cookies.get(PORTAL_COOKIE)?.value)) ?? NO_FRAMING_HEADERS;
+  const headers = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...framing };
   const response = NextResponse.next();
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { incomingMessageToRequest } from "@trpc/server/adapters/node-http";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { consoleUserOf } from "../features/console/auth-options";
+import { portalEntry } from "../features/portal/entry";
 import { apiDocs } from "../server/http/api-docs";
 import { MAX_BODY_BYTES } from "../server/http/body-limit";
 import type { Mount, NodeHandler } from "../server/http/front-server";
@@ -38,6 +39,8 @@ export const webMounts: readonly Mount[] = [
   { path: "/ingest", gateway: true, handler: createRestGateway(ingestApiRouter, "/ingest") },
   /** The console's tRPC endpoint: a console change (a disabled client, a rotated secret) clears the caches the gateways read. */
   { path: "/console/api/trpc", handler: nodeDoorOf(createConsoleApiHandler((req) => consoleUserOf(req.headers))) },
+  /** A portal session's URL, traded for the `/portal` cookie (decisions §16 Portal); the portal's pages are Next.js's. */
+  { path: "/portal/session", handler: portalEntry },
 ];
 
 /** A web handler (`Request` → `Response`, tRPC's fetch adapter) on Node's request and response, through tRPC's own conversion. */

@@ -2,6 +2,7 @@ import { tokenProcedure } from "../features/auth/api/token";
 import { ingestEventProcedure } from "../features/ingestion/api/events";
 import { moveOutsRestRouter } from "../features/move-outs/api/router";
 import { ownersRestRouter } from "../features/owners/api/router";
+import { portalRestRouter } from "../features/portal/api/router";
 import { prospectsRestRouter } from "../features/prospects/api/router";
 import { resetProcedure } from "../features/reset/api/reset";
 import { rosterRestRouter } from "../features/roster/api/router";
@@ -18,6 +19,7 @@ export const partnerApiRouter = router({
   moveOuts: moveOutsRestRouter,
   reset: resetProcedure,
   webhooks: webhooksRestRouter,
+  portal: portalRestRouter,
 });
 
 /** The event-ingestion gateway, served under `{event_base_url}` = `/ingest`; it has no docs. */

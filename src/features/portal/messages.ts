@@ -1,0 +1,6 @@
+/** Messages of the partner portal (docs/decisions.md, "Partner developer: portal"). */
+export const PORTAL_MESSAGES = {
+  linkInvalid: "This portal link is not valid. Ask your platform for a new one.",
+  linkExpired: "This portal link has expired. Portal links are valid for one hour: ask your platform for a new one.",
+  sessionMissing: "Your portal session has ended. Open a new portal link from your platform.",
+} as const;
