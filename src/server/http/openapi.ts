@@ -42,6 +42,9 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
     if (meta.responses?.created) {
       responses["201"] = { ...success, description: "Created" };
       responses["200"] = { ...success, description: "Updated" };
+    } else if (meta.responses?.accepted) {
+      // Accepted for a background job (decisions §16 Recovery): the only success status it answers.
+      responses["202"] = { ...success, description: "Accepted" };
     } else {
       responses["200"] = success;
     }

@@ -15,7 +15,7 @@ export type Meta = OpenApiMeta<{
   /** The documented schema of one array item (items are validated one by one by the feature). */
   itemSchema?: z.ZodType;
   /** Statuses and bodies to document beyond 200 (OpenAPI post-processing). */
-  responses?: { created?: boolean; errors?: number[] };
+  responses?: { created?: boolean; accepted?: boolean; errors?: number[] };
   /** Console procedures: the permission `staffProcedure` checks (features/console/permissions.ts). */
   permission?: string;
 }>;

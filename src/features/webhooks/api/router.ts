@@ -3,6 +3,7 @@ import { getOwnerDelivery, listOwnerDeliveries, retryOwnerDelivery } from "./own
 import { createOwnerEndpoint, deleteOwnerEndpoint, listOwnerEndpoints, updateOwnerEndpoint } from "./owner-endpoints";
 import { getProviderDelivery, listProviderDeliveries, retryProviderDelivery } from "./provider-deliveries";
 import { createProviderEndpoint, deleteProviderEndpoint, listProviderEndpoints, updateProviderEndpoint } from "./provider-endpoints";
+import { retryOwnerDeliveries, retryProviderDeliveries } from "./retry-deliveries";
 
 export const webhooksRestRouter = router({
   createOwnerEndpoint,
@@ -19,4 +20,6 @@ export const webhooksRestRouter = router({
   listProviderDeliveries,
   getProviderDelivery,
   retryProviderDelivery,
+  retryOwnerDeliveries,
+  retryProviderDeliveries,
 });
