@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { unique } from "../../test/factories";
 import { call } from "../../test/http";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../test/jobs";
@@ -8,6 +9,7 @@ import { auditLog } from "../audit/audit-log.table";
 import { bulkRetries } from "./console/bulk-retries.table";
 import { emitEvent } from "./emit";
 import { WEBHOOK_MESSAGES } from "./messages";
+import { createProvider } from "./providers";
 import { webhookPartner } from "./webhook-test-helpers";
 import { webhookDeliveries } from "./webhooks.table";
 
@@ -154,6 +156,38 @@ describe("self-serve recovery (decisions §16 Recovery)", () => {
     expect(await mine()).toHaveLength(1);
     await runDueJobs();
     expect(await call("POST", url, { token, body: window })).toMatchObject({ status: 202 });
+  });
+});
+
+describe("self-serve recovery under the provider path (decisions §7, §16 Recovery)", () => {
+  it("re-enqueues the subscription's endpoint's failed deliveries; another subscription's endpoint is 404", async () => {
+    const partner = await webhookPartner();
+    const hook = await receiver(200);
+    const mine = unique("prov");
+    const theirs = unique("prov");
+    const db = await getDb();
+    await createProvider(db, { code: mine, clientId: partner.client.clientId, ownerSlugs: [partner.owner.slug] });
+    await createProvider(db, { code: theirs, clientId: partner.client.clientId, ownerSlugs: [partner.owner.slug] });
+    const register = async (code: string) =>
+      (
+        await call<{ endpoint: { id: string } }>("POST", `/api/partners/providers/${code}/webhooks/endpoints`, {
+          token: partner.token,
+          body: { endpoint: { name: code, destination_url: hook.url, events: ["prospect.ready"] } },
+        })
+      ).body.endpoint.id;
+    const endpoint = await register(mine);
+    const otherEndpoint = await register(theirs);
+    for (const id of ["one", "two"]) await emitEvent(db, { ownerId: partner.owner.id, ownerSlug: partner.owner.slug, event: "prospect.ready", data: { id } });
+    await runDueJobs();
+    hook.received.length = 0;
+    const ids = (await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint))).map((r) => r.id);
+    for (const id of ids) await setDelivery(id, "failed", "2026-11-20T09:00:00Z");
+    const body = { status: "failed", since: "2026-11-20T08:00:00Z" };
+    const path = (code: string, id: string) => `/api/partners/providers/${code}/webhooks/endpoints/${id}/deliveries/retry`;
+    expect(await call("POST", path(mine, otherEndpoint), { token: partner.token, body })).toMatchObject({ status: 404 });
+    expect(await call("POST", path(mine, endpoint), { token: partner.token, body })).toMatchObject({ status: 202, body: { status_code: 202, matched: 2 } });
+    await runDueJobs();
+    expect(hook.received.map((r) => r.headers["x-webhook-delivery"]).sort()).toEqual([...ids].sort());
   });
 });
 
