@@ -33,8 +33,8 @@ const cursorOf = (createdAtText: string, id: string) => Buffer.from(JSON.stringi
 
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** Not only the shape: a day PostgreSQL would refuse (2026-02-30) is not a cursor either. */
-const isRealInstant = (at: string) => !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === `${at.slice(0, 23)}Z`;
+/** Not only the shape: a day PostgreSQL would refuse (2026-02-30, year 0000) is not a cursor either. */
+const isRealInstant = (at: string) => !at.startsWith("0000-") && !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === `${at.slice(0, 23)}Z`;
 
 function parseCursor(cursor: string): { createdAt: string; id: string } {
   try {

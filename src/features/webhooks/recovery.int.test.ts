@@ -259,6 +259,8 @@ describe("the delivery list's window and cursor (decisions §16 Recovery)", () =
       Buffer.from(JSON.stringify(["2026-11-20T08:00:00Z", "abc"])).toString("base64url"),
       Buffer.from(JSON.stringify(["2026-11-20T08:00:00.000000Z", "a'b"])).toString("base64url"),
       Buffer.from(JSON.stringify(["2026-13-40T08:00:00.000000Z", "abc"])).toString("base64url"),
+      Buffer.from(JSON.stringify(["2026-02-30T08:00:00.000000Z", "abc"])).toString("base64url"),
+      Buffer.from(JSON.stringify(["0000-01-01T00:00:00.000000Z", "abc"])).toString("base64url"),
       Buffer.from("2026-11-20T08:00:00.000Z|abc").toString("base64url"),
       `${good}A`,
     ];
