@@ -6,6 +6,8 @@ import { auditLog } from "./audit-log.table";
 
 /** Who did it: a signed-in staff member, or the operator CLI. */
 export type AuditActor = { user: ConsoleUser; requestId?: string } | { cli: string };
+/** A Partner API client acting on its own data (its client id; a partner's recovery, decisions §16 Recovery). */
+export type ClientActor = { client: string };
 /** Someone not signed in, by client address (a refused console sign-in, decisions §15). */
 export type AnonymousActor = { anonymous: string };
 /** The service itself, by the task that acted (an automatic suspension: docs/decisions.md, "Partner developer: endpoint health"). */
@@ -21,7 +23,7 @@ export type AuditRecord = {
 };
 
 /** Writes one audit row in the caller's transaction (decisions §12: who, when, what, before, after). */
-export async function recordAudit(tx: Tx, actor: AuditActor | AnonymousActor | SystemActor, record: AuditRecord): Promise<void> {
+export async function recordAudit(tx: Tx, actor: AuditActor | ClientActor | AnonymousActor | SystemActor, record: AuditRecord): Promise<void> {
   const who =
     "user" in actor
       ? { actorUserId: actor.user.id, actorLabel: actor.user.email, actorRole: actor.user.role, requestId: actor.requestId ?? null }
@@ -29,7 +31,9 @@ export async function recordAudit(tx: Tx, actor: AuditActor | AnonymousActor | S
         ? { actorUserId: null, actorLabel: `cli:${actor.cli}`, actorRole: null, requestId: null }
         : "system" in actor
           ? { actorUserId: null, actorLabel: `system:${actor.system}`, actorRole: null, requestId: null }
-          : { actorUserId: null, actorLabel: `anonymous:${actor.anonymous}`, actorRole: null, requestId: null };
+          : "client" in actor
+            ? { actorUserId: null, actorLabel: `client:${actor.client}`, actorRole: null, requestId: null }
+            : { actorUserId: null, actorLabel: `anonymous:${actor.anonymous}`, actorRole: null, requestId: null };
   await tx.insert(auditLog).values({
     ...who,
     action: record.action,

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { findEndpoint, type Subscriber } from "./endpoints";
@@ -24,14 +24,38 @@ export function deliveryView(delivery: Row) {
   };
 }
 
-const cursorOf = (row: Row) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+/**
+ * The list's cursor (docs/decisions.md "Partner developer: self-serve recovery"): the last row's
+ * `created_at` in UTC to the microsecond (as PostgreSQL keeps it: a millisecond ISO string would skip the
+ * rows created later in the same millisecond) and its id, as base64url JSON. Opaque to partners;
+ * anything else, or anything edited, is refused with 422 rather than read as some other position.
+ */
+const cursorOf = (createdAtText: string, id: string) => Buffer.from(JSON.stringify([createdAtText, id])).toString("base64url");
 
-function parseCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(at);
-  if (!id || Number.isNaN(createdAt.getTime()))
-    throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, { cursor: ["is not a cursor from a previous page"] });
-  return { createdAt, id };
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Not only the shape: a day PostgreSQL would refuse (2026-02-30, year 0000) is not a cursor either. */
+const isRealInstant = (at: string) => !at.startsWith("0000-") && !Number.isNaN(Date.parse(at)) && new Date(at).toISOString() === `${at.slice(0, 23)}Z`;
+
+function parseCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [at, id] = decoded as unknown[];
+      if (
+        typeof at === "string" &&
+        typeof id === "string" &&
+        CURSOR_TIME.test(at) &&
+        isRealInstant(at) &&
+        /^[\w-]{1,100}$/.test(id) &&
+        cursorOf(at, id) === cursor
+      )
+        return { createdAt: at, id };
+    }
+  } catch {
+    // falls through to the error below
+  }
+  throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, { cursor: [WEBHOOK_MESSAGES.notACursor] });
 }
 
 /**
@@ -39,32 +63,44 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
  * §7); each first finds the endpoint among the subscriber's, so another subscriber's answers 404.
  */
 
-/** Newest first, keyset pagination (decisions §7). */
+/**
+ * Newest first, keyset pagination on (created_at, id) (decisions §7): a page follows the previous
+ * one's last row whatever was inserted meanwhile (new deliveries sort before the walk's position),
+ * so a walk sees every row that existed when it started once. `since` (created at or after) and
+ * `until` (created before) bound the window (decisions §16 Recovery); without them, today's list.
+ */
 export async function listDeliveries(
   tx: Tx,
   subscriber: Subscriber,
   endpointId: string,
-  options: { status?: WebhookDelivery["status"]; cursor?: string; limit: number },
+  options: { status?: WebhookDelivery["status"]; since?: string; until?: string; cursor?: string; limit: number },
 ) {
-  await findEndpoint(tx, subscriber, endpointId);
+  if (options.since && options.until && Date.parse(options.until) <= Date.parse(options.since))
+    throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, { until: [WEBHOOK_MESSAGES.untilNotAfterSince] });
   const after = options.cursor ? parseCursor(options.cursor) : undefined;
+  await findEndpoint(tx, subscriber, endpointId);
+  const d = webhookDeliveries;
   const rows = await tx
-    .select({ delivery: webhookDeliveries, event: webhookEvents.event })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .select({ delivery: d, createdAtText: sql<string>`to_char(${d.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
+    .from(d)
     .where(
       and(
-        eq(webhookDeliveries.endpointId, endpointId),
-        options.status ? eq(webhookDeliveries.status, options.status) : undefined,
-        after
-          ? or(lt(webhookDeliveries.createdAt, after.createdAt), and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id)))
-          : undefined,
+        eq(d.endpointId, endpointId),
+        options.status ? eq(d.status, options.status) : undefined,
+        // As PostgreSQL reads the instants: a JavaScript Date would drop their microseconds.
+        options.since ? sql`${d.createdAt} >= ${options.since}::timestamptz` : undefined,
+        options.until ? sql`${d.createdAt} < ${options.until}::timestamptz` : undefined,
+        after ? sql`(${d.createdAt}, ${d.id}) < (${after.createdAt}::timestamptz, ${after.id})` : undefined,
       ),
     )
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .orderBy(desc(d.createdAt), desc(d.id))
     .limit(options.limit + 1);
-  const page = rows.slice(0, options.limit).map((row) => row.delivery);
-  return { deliveries: page.map(deliveryView), next_cursor: rows.length > options.limit ? cursorOf(page[page.length - 1]) : null };
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    deliveries: page.map((row) => deliveryView(row.delivery)),
+    next_cursor: rows.length > options.limit && last ? cursorOf(last.createdAtText, last.delivery.id) : null,
+  };
 }
 
 async function findDelivery(tx: Tx, endpointId: string, id: string) {

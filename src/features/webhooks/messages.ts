@@ -14,6 +14,9 @@ export const WEBHOOK_MESSAGES = {
   endpointDeleted: "endpoint was deleted",
   autoSuspended: (days: number) =>
     `Suspended automatically: no delivery succeeded for ${days} days while deliveries were attempted. Fix the receiver, then set the status back to active: the waiting deliveries resume.`,
+  recoveryRunning: "A retry of this endpoint's deliveries is already queued or running; ask again when it is done",
+  untilNotAfterSince: "must be later than since",
+  notACursor: "is not a cursor from a previous page",
   headersInvalid: "Static headers are invalid",
   headerNameInvalid: "is not a valid header name (RFC 9110 token)",
   headerValueInvalid: "must be a non-empty header value without control characters, CR or LF, or surrounding spaces (RFC 9110 field-value)",

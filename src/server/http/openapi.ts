@@ -44,6 +44,7 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
       responses["201"] = { ...success, description: "Created" };
       responses["200"] = { ...success, description: "Updated" };
     } else if (meta.responses?.accepted) {
+      // Accepted for a background job (decisions §16): the only success status such a route answers.
       responses["202"] = { ...success, description: "Accepted: the work is queued" };
     } else {
       responses["200"] = success;

@@ -25,7 +25,7 @@ const OPERATIONS = {
     path: "",
     summary: "List deliveries of an endpoint",
     description:
-      "Newest first. Optional `status` filter; pass `next_cursor` back as `cursor` for the next page. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`.",
+      "Newest first, `limit` per page (default 50, at most 200). Optional filters: `status`, `since` (created at or after) and `until` (created before), ISO 8601 instants with an offset. Pass `next_cursor` back as `cursor` with the same filters for the next page (`null`: the last page); a walk sees every delivery that existed when it began exactly once, whatever is created meanwhile (new deliveries come first on a new walk). A cursor not given by a previous page: 422. Example: `GET …/deliveries?status=failed&since=2026-11-20T08:00:00Z&until=2026-11-20T14:00:00Z&limit=100`. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`.",
     errors: [401, 403, 404, 422],
   },
   get: {
@@ -75,10 +75,22 @@ export const deliveryView = z
   })
   .meta({ id: "WebhookDelivery" });
 
+/**
+ * An instant of a delivery window (decisions §16 Recovery): ISO 8601 with an offset (`Z` or
+ * `+hh:mm`), years 0001 to 9999 (PostgreSQL refuses year 0), compared in PostgreSQL to the microsecond.
+ */
+export const instant = (description: string, example: string) =>
+  z.iso
+    .datetime({ offset: true })
+    .refine((value) => !value.startsWith("0000-"), { message: "Invalid ISO datetime" })
+    .meta({ description, example });
+
 /** Query of the list route, beside the path parameters. */
 export const listQuery = {
   status: z.enum(DELIVERY_STATUSES).optional(),
-  cursor: z.string().max(200).optional(),
+  since: instant("Only deliveries created at or after this instant (ISO 8601 with offset)", "2026-11-20T08:00:00Z").optional(),
+  until: instant("Only deliveries created before this instant; later than `since`", "2026-11-20T14:00:00Z").optional(),
+  cursor: z.string().max(200).optional().meta({ description: "`next_cursor` of the previous page, as given (opaque)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 };
 

@@ -3,6 +3,7 @@ import { getOwnerDelivery, listOwnerDeliveries, retryOwnerDelivery } from "./own
 import { createOwnerEndpoint, deleteOwnerEndpoint, listOwnerEndpoints, updateOwnerEndpoint } from "./owner-endpoints";
 import { getProviderDelivery, listProviderDeliveries, retryProviderDelivery } from "./provider-deliveries";
 import { createProviderEndpoint, deleteProviderEndpoint, listProviderEndpoints, updateProviderEndpoint } from "./provider-endpoints";
+import { retryOwnerDeliveries, retryProviderDeliveries } from "./retry-deliveries";
 import { sendOwnerTestEvent, sendProviderTestEvent } from "./test-event";
 
 export const webhooksRestRouter = router({
@@ -22,4 +23,6 @@ export const webhooksRestRouter = router({
   retryProviderDelivery,
   sendOwnerTestEvent,
   sendProviderTestEvent,
+  retryOwnerDeliveries,
+  retryProviderDeliveries,
 });

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { type AuditActor, recordAudit } from "../../audit/audit";
+import { type AuditActor, type ClientActor, recordAudit } from "../../audit/audit";
 import { reenqueueDeliveries, retryFoundDelivery } from "../deliveries";
 import { webhookDeliveries, webhookEndpoints } from "../webhooks.table";
 import { BULK_RETRY_STATUSES, type BulkRetry, bulkRetries } from "./bulk-retries.table";
@@ -10,7 +10,8 @@ import { CONSOLE_DELIVERY_MESSAGES as M } from "./messages";
 import { type DeliveryFilter, deliveryFilter, filterConditions, ownerIdOf } from "./search";
 
 /** The audit label of an actor, kept on a bulk retry. */
-export const labelOf = (actor: AuditActor) => ("user" in actor ? actor.user.email : `cli:${actor.cli}`);
+export const labelOf = (actor: AuditActor | ClientActor) =>
+  "user" in actor ? actor.user.email : "cli" in actor ? `cli:${actor.cli}` : `client:${actor.client}`;
 
 /**
  * Retry one delivery from the console (operators only): the Partner API's retry (`retryFoundDelivery`:
@@ -40,21 +41,36 @@ export async function retryDeliveryAsStaff(db: Db, actor: AuditActor, id: string
   });
 }
 
-/** A bulk retry's filter: the search's, less its status (always `failed`). */
+/** A bulk retry's filter: the search's, less its status (always `failed` from the console and the CLI). */
 export const bulkRetryFilter = deliveryFilter.omit({ status: true });
-export type BulkRetryFilter = z.infer<typeof bulkRetryFilter>;
+
+/** The statuses a bulk retry may re-enqueue: the console's `failed`, and a partner's `retrying` too (decisions §16 Recovery). */
+export const BULK_RETRYABLE = ["failed", "retrying"] as const;
+
+/**
+ * A stored bulk retry's filter: the console's, or a partner's recovery, which also names the status
+ * it re-enqueues (absent: `failed`). Kept in the same `filter` column, so the console lists both.
+ */
+const storedFilter = bulkRetryFilter.extend({ status: z.enum(BULK_RETRYABLE).optional() });
+export type BulkRetryFilter = z.infer<typeof storedFilter>;
 
 /** A filter from the CLI or a stored bulk retry: a bad value is the operator's invalid input, not a crash. */
 export function parseFilter(input: unknown): BulkRetryFilter {
-  const parsed = bulkRetryFilter.safeParse(input);
+  const parsed = storedFilter.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw errors.invalid(`${issue.path.join(".") || "filter"}: ${issue.message}`, String(issue.path[0] ?? "filter"));
 }
 
-/** The failed deliveries a bulk retry matches: of live endpoints, created up to its cutoff. */
+/** The console's and the CLI's filter: their bulk retries re-enqueue failed deliveries only. */
+export function parseConsoleFilter(input: unknown): BulkRetryFilter {
+  const { status: _, ...filter } = parseFilter(input);
+  return filter;
+}
+
+/** The failed (or, for a partner's recovery, retrying) deliveries a bulk retry matches: of live endpoints, created up to its cutoff. */
 export async function failedConditions(db: Tx, filter: BulkRetryFilter, cutoff: Date) {
-  const conditions = filterConditions({ ...filter, status: "failed" } as DeliveryFilter, await ownerIdOf(db, filter));
+  const conditions = filterConditions({ ...filter, status: filter.status ?? "failed" } as DeliveryFilter, await ownerIdOf(db, filter));
   conditions.push(lte(webhookDeliveries.createdAt, cutoff));
   conditions.push(
     sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} and ${isNull(webhookEndpoints.deletedAt)})`,
@@ -64,7 +80,7 @@ export async function failedConditions(db: Tx, filter: BulkRetryFilter, cutoff: 
 
 /** The dry run: how many failed deliveries the filter matches now. */
 export async function countFailedDeliveries(db: Tx, input: z.input<typeof bulkRetryFilter>): Promise<{ matched: number }> {
-  const filter = parseFilter(input);
+  const filter = parseConsoleFilter(input);
   const [row] = await db
     .select({ matched: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
@@ -106,7 +122,7 @@ export async function runBulkRetry(db: Db, id: number, options: { resume?: boole
     let enqueued = bulk.enqueued;
     for (let at = 0; at < ids.length; at += BULK_RETRY_CHUNK) {
       await db.transaction(async (tx) => {
-        enqueued += await reenqueueDeliveries(tx, ids.slice(at, at + BULK_RETRY_CHUNK));
+        enqueued += await reenqueueDeliveries(tx, ids.slice(at, at + BULK_RETRY_CHUNK), [filter.status ?? "failed"]);
         await tx.update(bulkRetries).set({ enqueued }).where(eq(bulkRetries.id, id));
       });
     }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
@@ -84,8 +84,9 @@ export function filterConditions(filter: DeliveryFilter, ownerId: number | undef
   if (filter.endpoint_id) conditions.push(eq(d.endpointId, filter.endpoint_id));
   if (filter.event) conditions.push(eq(d.event, filter.event));
   if (filter.status) conditions.push(eq(d.status, filter.status));
-  if (filter.from) conditions.push(gte(d.createdAt, new Date(filter.from)));
-  if (filter.to) conditions.push(lt(d.createdAt, new Date(filter.to)));
+  // Compared as PostgreSQL reads the instant: a JavaScript Date would drop its microseconds.
+  if (filter.from) conditions.push(sql`${d.createdAt} >= ${filter.from}::timestamptz`);
+  if (filter.to) conditions.push(sql`${d.createdAt} < ${filter.to}::timestamptz`);
   // The record a delivery is about is its event's: a few events, found by their partial indexes.
   const about = (condition: SQL | undefined) => inArray(d.eventId, sql`(select ${webhookEvents.id} from ${webhookEvents} where ${condition})`);
   if (filter.source_prospect_id) conditions.push(about(eq(webhookEvents.sourceProspectId, filter.source_prospect_id)));
