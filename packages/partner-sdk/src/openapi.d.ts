@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List the owner's webhook endpoints
-         * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record.
+         * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record. Health guard: an active endpoint none of whose deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted is suspended by the service, and its `suspension_reason` says so (null otherwise); no event is sent for it. Its deliveries wait, as under any suspension: `PUT` with `{"endpoint": {"status": "active"}}` clears the reason and sends them again, and the window starts again from then.
          *
          *     **Examples**
          *
@@ -563,7 +563,7 @@ export interface paths {
         get?: never;
         /**
          * Update a webhook endpoint (owner)
-         * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record.
+         * @description Reaches only endpoints this client registered under this owner; an endpoint registered on a provider route, or by another partner of the owner, answers 404. An endpoint receives events about the client's own records (its prospects, its move-outs) and events about no partner's record. Health guard: an active endpoint none of whose deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted is suspended by the service, and its `suspension_reason` says so (null otherwise); no event is sent for it. Its deliveries wait, as under any suspension: `PUT` with `{"endpoint": {"status": "active"}}` clears the reason and sends them again, and the window starts again from then.
          *
          *     **Examples**
          *
@@ -635,7 +635,7 @@ export interface paths {
         };
         /**
          * List the provider subscription's webhook endpoints
-         * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.
+         * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here. Health guard: an active endpoint none of whose deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted is suspended by the service, and its `suspension_reason` says so (null otherwise); no event is sent for it. Its deliveries wait, as under any suspension: `PUT` with `{"endpoint": {"status": "active"}}` clears the reason and sends them again, and the window starts again from then.
          *
          *     **Examples**
          *
@@ -713,7 +713,7 @@ export interface paths {
         get?: never;
         /**
          * Update a webhook endpoint (provider)
-         * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here.
+         * @description Provider subscription: one endpoint for every owner covered by the subscription. 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client; endpoints registered on owner routes answer 404 here. Health guard: an active endpoint none of whose deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted is suspended by the service, and its `suspension_reason` says so (null otherwise); no event is sent for it. Its deliveries wait, as under any suspension: `PUT` with `{"endpoint": {"status": "active"}}` clears the reason and sends them again, and the window starts again from then.
          *
          *     **Examples**
          *
@@ -785,7 +785,7 @@ export interface paths {
         };
         /**
          * List deliveries of an endpoint
-         * @description Newest first. Optional `status` filter; pass `next_cursor` back as `cursor` for the next page. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered under this owner.
+         * @description Newest first, `limit` per page (default 50, at most 200). Optional filters: `status`, `since` (created at or after) and `until` (created before), ISO 8601 instants with an offset. Pass `next_cursor` back as `cursor` with the same filters for the next page (`null`: the last page); a walk sees every delivery that existed when it began exactly once, whatever is created meanwhile (new deliveries come first on a new walk). A cursor not given by a previous page: 422. Example: `GET …/deliveries?status=failed&since=2026-11-20T08:00:00Z&until=2026-11-20T14:00:00Z&limit=100`. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered under this owner.
          *
          *     **Examples**
          *
@@ -908,7 +908,7 @@ export interface paths {
         };
         /**
          * List deliveries of an endpoint (provider)
-         * @description Newest first. Optional `status` filter; pass `next_cursor` back as `cursor` for the next page. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.
+         * @description Newest first, `limit` per page (default 50, at most 200). Optional filters: `status`, `since` (created at or after) and `until` (created before), ISO 8601 instants with an offset. Pass `next_cursor` back as `cursor` with the same filters for the next page (`null`: the last page); a walk sees every delivery that existed when it began exactly once, whatever is created meanwhile (new deliveries come first on a new walk). A cursor not given by a previous page: 422. Example: `GET …/deliveries?status=failed&since=2026-11-20T08:00:00Z&until=2026-11-20T14:00:00Z&limit=100`. While the endpoint is suspended or disabled, deliveries waiting for it keep their status and attempt count with `next_retry_at: null`. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client.
          *
          *     **Examples**
          *
@@ -1016,6 +1016,255 @@ export interface paths {
          *     ```
          */
         post: operations["webhooks-retryProviderDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/{owner_slug}/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
+         *
+         *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42/test" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"event":"prospect.ready"}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/webhooks/endpoints/{id}/test", {
+         *       params: { path: { owner_slug: "maple-street-holdings", id: "42" } },
+         *       body: {
+         *         event: "prospect.ready"
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
+         */
+        post: operations["webhooks-sendOwnerTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/providers/{provider}/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint (provider)
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
+         *
+         *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42/test" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"event":"prospect.ready"}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/providers/{provider}/webhooks/endpoints/{id}/test", {
+         *       params: { path: { provider: "acme-pms", id: "42" } },
+         *       body: {
+         *         event: "prospect.ready"
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
+         */
+        post: operations["webhooks-sendProviderTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/{owner_slug}/webhooks/endpoints/{endpoint_id}/deliveries/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry an endpoint's deliveries since a time
+         * @description Self-serve recovery after an outage of your receiver: re-enqueues, as a background job, every delivery of this endpoint in `status` created at or after `since` (and before `until`, when given) up to this request.
+         *
+         *     Each starts a fresh schedule of 25 attempts under its own delivery id, so your receiver's deduplication on `X-Webhook-Delivery` still holds. Answers 202 with `matched`, the exact count re-enqueued; follow them in the delivery list (`since`/`until` filters).
+         *
+         *     One recovery per endpoint at a time: 409 while an earlier one is still queued or running. 422 for a bad instant, an unknown status or `until` not later than `since`.
+         *
+         *     Reaches only endpoints registered under this owner (another owner's endpoint: 404).
+         *
+         *     Example: `curl -X POST "$BASE/partners/acme/webhooks/endpoints/$ENDPOINT/deliveries/retry" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"status":"failed","since":"2026-11-20T08:00:00Z","until":"2026-11-20T14:00:00Z"}'` answers `{"status_code":202,"matched":1342}`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/webhooks/endpoints/42/deliveries/retry" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"status":"failed","since":"2026-11-20T08:00:00Z","until":"2026-11-20T14:00:00Z"}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/webhooks/endpoints/{endpoint_id}/deliveries/retry", {
+         *       params: { path: { owner_slug: "maple-street-holdings", endpoint_id: "42" } },
+         *       body: {
+         *         status: "failed",
+         *         since: "2026-11-20T08:00:00Z",
+         *         until: "2026-11-20T14:00:00Z"
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
+         */
+        post: operations["webhooks-retryOwnerDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/providers/{provider}/webhooks/endpoints/{endpoint_id}/deliveries/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry an endpoint's deliveries since a time (provider)
+         * @description Self-serve recovery after an outage of your receiver: re-enqueues, as a background job, every delivery of this endpoint in `status` created at or after `since` (and before `until`, when given) up to this request.
+         *
+         *     Each starts a fresh schedule of 25 attempts under its own delivery id, so your receiver's deduplication on `X-Webhook-Delivery` still holds. Answers 202 with `matched`, the exact count re-enqueued; follow them in the delivery list (`since`/`until` filters).
+         *
+         *     One recovery per endpoint at a time: 409 while an earlier one is still queued or running. 422 for a bad instant, an unknown status or `until` not later than `since`.
+         *
+         *     Reaches only endpoints registered on this provider subscription (404 otherwise).
+         *
+         *     Example: `curl -X POST "$BASE/partners/acme/webhooks/endpoints/$ENDPOINT/deliveries/retry" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"status":"failed","since":"2026-11-20T08:00:00Z","until":"2026-11-20T14:00:00Z"}'` answers `{"status_code":202,"matched":1342}`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/providers/acme-pms/webhooks/endpoints/42/deliveries/retry" \
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"status":"failed","since":"2026-11-20T08:00:00Z","until":"2026-11-20T14:00:00Z"}'
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/providers/{provider}/webhooks/endpoints/{endpoint_id}/deliveries/retry", {
+         *       params: { path: { provider: "acme-pms", endpoint_id: "42" } },
+         *       body: {
+         *         status: "failed",
+         *         since: "2026-11-20T08:00:00Z",
+         *         until: "2026-11-20T14:00:00Z"
+         *       },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
+         */
+        post: operations["webhooks-retryProviderDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/{owner_slug}/portal_sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a partner portal session
+         * @description Answers a URL, valid 60 minutes, that opens the webhook portal for this client and this owner: endpoints with their status and health (success rate and last failure over 7 days), deliveries with a status filter, each delivery's exact payload and attempts with their failure reasons, retry of a delivery, pause and resume of an endpoint. It shows only the endpoints this client registered under this owner, whatever the portal's path names. Put it in your own admin: the portal may be framed by the owner's `embedded_frame_ancestors` and by no other origin. The first visit trades the link for a session cookie (HttpOnly, scoped to `/portal`, ending with the link); an expired or altered link opens a page saying so. Example: `curl -X POST {base_url}/partners/maple/portal_sessions -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -d '{}'` → `201 {"status_code": 201, "url": "https://pis.example.com/portal/session/v1.…", "expires_at": "2026-11-26T09:00:00.000Z"}`.
+         *
+         *     **Examples**
+         *
+         *     ```sh
+         *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/portal_sessions" \
+         *       -H "Authorization: Bearer $TOKEN"
+         *     ```
+         *
+         *     ```ts
+         *     import { createPartnerClient } from "@partner-integration/sdk";
+         *
+         *     const api = createPartnerClient({
+         *       baseUrl: "http://localhost:3999/api",
+         *       credentials: { clientId: process.env.CLIENT_ID!, clientSecret: process.env.CLIENT_SECRET!, audience: process.env.AUDIENCE! },
+         *     });
+         *
+         *     const { data, error, response } = await api.POST("/partners/{owner_slug}/portal_sessions", {
+         *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *     });
+         *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
+         *     ```
+         */
+        post: operations["portal-createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1130,6 +1379,11 @@ export interface components {
             events: string[];
             /** @enum {string} */
             status: "active" | "suspended" | "disabled";
+            /**
+             * @description Why the service suspended the endpoint on its own: none of its deliveries succeeded for ENDPOINT_AUTO_SUSPEND_DAYS (default 5) days while some were attempted. Null otherwise; setting the status (back to active) clears it.
+             * @example null
+             */
+            suspension_reason: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -1145,6 +1399,8 @@ export interface components {
             next_retry_at: string | null;
             duration_ms: number | null;
             last_attempt_failure_reason: string | null;
+            /** @description True for a test event sent through the endpoint's test route; its requests carry `X-Webhook-Test: true` */
+            test: boolean;
             created_at: string;
         };
         BankAccountItem: {
@@ -3890,6 +4146,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivering" | "delivered" | "retrying" | "rate_limited" | "failed";
+                since?: string;
+                until?: string;
                 cursor?: string;
                 limit?: number;
             };
@@ -4040,6 +4298,8 @@ export interface operations {
                             next_retry_at: string | null;
                             duration_ms: number | null;
                             last_attempt_failure_reason: string | null;
+                            /** @description True for a test event sent through the endpoint's test route; its requests carry `X-Webhook-Test: true` */
+                            test: boolean;
                             created_at: string;
                             /** @description The exact raw body sent; verify signatures over these bytes */
                             payload: string;
@@ -4324,6 +4584,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivering" | "delivered" | "retrying" | "rate_limited" | "failed";
+                since?: string;
+                until?: string;
                 cursor?: string;
                 limit?: number;
             };
@@ -4474,6 +4736,8 @@ export interface operations {
                             next_retry_at: string | null;
                             duration_ms: number | null;
                             last_attempt_failure_reason: string | null;
+                            /** @description True for a test event sent through the endpoint's test route; its requests carry `X-Webhook-Test: true` */
+                            test: boolean;
                             created_at: string;
                             /** @description The exact raw body sent; verify signatures over these bytes */
                             payload: string;
@@ -4734,6 +4998,855 @@ export interface operations {
                         /** @constant */
                         status_code: 429;
                         error: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 503;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-sendOwnerTestEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A catalog event the endpoint subscribes to: prospect.created, prospect.ready, prospect.incomplete, policy.created, policy.updated, policy.canceled, policy.expired, policy.documents_updated, policy_application.created, policy_application.quoted, policy_application.declined, policy_application.submitted, delinquency.created, delinquency.resolved, move_out.initiated
+                     * @example prospect.ready
+                     */
+                    event: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 202 */
+                        status_code: number;
+                        /**
+                         * @description The test delivery's id (`X-Webhook-Delivery`); inspect and retry it as any delivery
+                         * @example wd_5f0c2b7e9a1d4c3b8e6f0a2d4c6e8b1a
+                         */
+                        delivery_id: string;
+                    };
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 400;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired or invalid (gateway); or Request signature missing, malformed, wrong or older than five minutes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Unauthorized";
+                    } | {
+                        /** @constant */
+                        status_code: 401;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token scopes do not cover the route (gateway); or The client is not granted this owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Forbidden";
+                    } | {
+                        /** @constant */
+                        status_code: 403;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Unknown owner slug or resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 404;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 413;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
+                        /** @description Field name to messages */
+                        errors: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 503;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-sendProviderTestEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A catalog event the endpoint subscribes to: prospect.created, prospect.ready, prospect.incomplete, policy.created, policy.updated, policy.canceled, policy.expired, policy.documents_updated, policy_application.created, policy_application.quoted, policy_application.declined, policy_application.submitted, delinquency.created, delinquency.resolved, move_out.initiated
+                     * @example prospect.ready
+                     */
+                    event: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 202 */
+                        status_code: number;
+                        /**
+                         * @description The test delivery's id (`X-Webhook-Delivery`); inspect and retry it as any delivery
+                         * @example wd_5f0c2b7e9a1d4c3b8e6f0a2d4c6e8b1a
+                         */
+                        delivery_id: string;
+                    };
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 400;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired or invalid (gateway); or Request signature missing, malformed, wrong or older than five minutes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Unauthorized";
+                    } | {
+                        /** @constant */
+                        status_code: 401;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token scopes do not cover the route (gateway); or The client is not granted this owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Forbidden";
+                    } | {
+                        /** @constant */
+                        status_code: 403;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Unknown owner slug or resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 404;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 413;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
+                        /** @description Field name to messages */
+                        errors: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 503;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-retryOwnerDeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner_slug: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which deliveries to re-enqueue: `failed` (attempts exhausted) or `retrying` (waiting for their next try)
+                     * @enum {string}
+                     */
+                    status: "failed" | "retrying";
+                    /**
+                     * Format: date-time
+                     * @description Deliveries created at or after this instant (ISO 8601 with offset), e.g. the start of an outage
+                     * @example 2026-11-20T08:00:00Z
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Optional: only deliveries created before this instant; later than `since`
+                     * @example 2026-11-20T14:00:00Z
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 202 */
+                        status_code: number;
+                        /**
+                         * @description How many of the endpoint's deliveries matched and are being re-enqueued
+                         * @example 1342
+                         */
+                        matched: number;
+                    };
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 400;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired or invalid (gateway); or Request signature missing, malformed, wrong or older than five minutes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Unauthorized";
+                    } | {
+                        /** @constant */
+                        status_code: 401;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token scopes do not cover the route (gateway); or The client is not granted this owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Forbidden";
+                    } | {
+                        /** @constant */
+                        status_code: 403;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Unknown owner slug or resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 404;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 413;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
+                        /** @description Field name to messages */
+                        errors: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 503;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "webhooks-retryProviderDeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which deliveries to re-enqueue: `failed` (attempts exhausted) or `retrying` (waiting for their next try)
+                     * @enum {string}
+                     */
+                    status: "failed" | "retrying";
+                    /**
+                     * Format: date-time
+                     * @description Deliveries created at or after this instant (ISO 8601 with offset), e.g. the start of an outage
+                     * @example 2026-11-20T08:00:00Z
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Optional: only deliveries created before this instant; later than `since`
+                     * @example 2026-11-20T14:00:00Z
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 202 */
+                        status_code: number;
+                        /**
+                         * @description How many of the endpoint's deliveries matched and are being re-enqueued
+                         * @example 1342
+                         */
+                        matched: number;
+                    };
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 400;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired or invalid (gateway); or Request signature missing, malformed, wrong or older than five minutes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Unauthorized";
+                    } | {
+                        /** @constant */
+                        status_code: 401;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token scopes do not cover the route (gateway); or The client is not granted this owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Forbidden";
+                    } | {
+                        /** @constant */
+                        status_code: 403;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Unknown owner slug or resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 404;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 413;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
+                        /** @description Field name to messages */
+                        errors: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 503;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    "portal-createSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        /**
+                         * @description Open it in a browser or an iframe; valid until `expires_at`
+                         * @example https://pis.example.com/portal/session/v1.eyJj….Zm9v
+                         */
+                        url: string;
+                        /**
+                         * @description One hour after the session was opened (ISO 8601)
+                         * @example 2026-11-26T09:00:00.000Z
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status_code: number;
+                        /**
+                         * @description Open it in a browser or an iframe; valid until `expires_at`
+                         * @example https://pis.example.com/portal/session/v1.eyJj….Zm9v
+                         */
+                        url: string;
+                        /**
+                         * @description One hour after the session was opened (ISO 8601)
+                         * @example 2026-11-26T09:00:00.000Z
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 400;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token missing, expired or invalid (gateway); or Request signature missing, malformed, wrong or older than five minutes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Unauthorized";
+                    } | {
+                        /** @constant */
+                        status_code: 401;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Token scopes do not cover the route (gateway); or The client is not granted this owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        message: "Forbidden";
+                    } | {
+                        /** @constant */
+                        status_code: 403;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Unknown owner slug or resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 404;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 413;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Body without Content-Type: application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Validation failure */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
+                        /** @description Field name to messages */
+                        errors: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
