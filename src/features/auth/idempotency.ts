@@ -17,6 +17,14 @@ export const KEY_HOURS = 24;
 /** A claim whose request has not finished by then belongs to a process that died: the same request may take it over. */
 const CLAIM_SECONDS = 120;
 
+/**
+ * Makes the statement's own transaction commit without waiting for its WAL flush (`set_config` local
+ * to it): the claim is flushed by the request's own commit, which follows it in the WAL, and a
+ * settle lost in a database crash leaves a claim that lapses (its lock), after which the same request
+ * runs again. Saves two flushes a request (docs/decisions.md, "Partner developer: idempotency keys").
+ */
+const ASYNC = sql`set_config('synchronous_commit', 'off', true) is not null`;
+
 /** 1–255 visible ASCII characters (decisions §16). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -37,25 +45,17 @@ export type Claim = { claimed: true } | { claimed: false; replay: KeptAnswer };
  * than 24 h, or a claim of the same request whose process died, is taken over.
  */
 export async function claimIdempotencyKey(db: Db, clientId: string, key: string, fingerprint: string): Promise<Claim> {
-  const lockedUntil = sql`now() + make_interval(secs => ${CLAIM_SECONDS})`;
-  const [taken] = await db
-    .insert(idempotencyKeys)
-    .values({ clientId, key, fingerprint, state: "in_flight", lockedUntil })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.clientId, idempotencyKeys.key],
-      set: {
-        fingerprint,
-        state: "in_flight",
-        lockedUntil,
-        responseStatus: null,
-        responseBody: null,
-        responseHeaders: null,
-        createdAt: sql`now()`,
-      },
-      setWhere: sql`${idempotencyKeys.createdAt} < now() - make_interval(hours => ${KEY_HOURS})
-        or (${idempotencyKeys.state} = 'in_flight' and ${idempotencyKeys.lockedUntil} < now() and ${idempotencyKeys.fingerprint} = ${fingerprint})`,
-    })
-    .returning({ key: idempotencyKeys.key });
+  // One statement; its commit does not wait for the WAL flush (ASYNC below).
+  const [taken] = (await db.execute(sql`
+    insert into ${idempotencyKeys} (client_id, key, fingerprint, state, locked_until)
+    select ${clientId}, ${key}, ${fingerprint}, 'in_flight', now() + make_interval(secs => ${CLAIM_SECONDS})
+    where ${ASYNC}
+    on conflict (client_id, key) do update set
+      fingerprint = excluded.fingerprint, state = 'in_flight', locked_until = excluded.locked_until,
+      response_status = null, response_body = null, response_headers = null, created_at = now()
+    where ${idempotencyKeys.createdAt} < now() - make_interval(hours => ${KEY_HOURS})
+      or (${idempotencyKeys.state} = 'in_flight' and ${idempotencyKeys.lockedUntil} < now() and ${idempotencyKeys.fingerprint} = excluded.fingerprint)
+    returning 1 as taken`)) as unknown as Array<{ taken: number }>;
   if (taken) return { claimed: true };
   const [held] = await db
     .select()
@@ -73,7 +73,7 @@ export async function claimIdempotencyKey(db: Db, clientId: string, key: string,
  * answer releases the key (a failed request changed nothing, and a 5xx may succeed on retry).
  */
 export async function settleIdempotencyKey(db: Db, clientId: string, key: string, answer: KeptAnswer): Promise<void> {
-  const where = and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key));
+  const where = and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key), ASYNC);
   if (answer.status >= 400) {
     await db.delete(idempotencyKeys).where(where);
     return;
