@@ -163,6 +163,19 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     await closeDb();
 
     const api = await phase("api", (id, o) => post(`/api/partners/${slugs[o]}/prospects`, { prospect: prospect(id) }));
+    // The idempotency check's cost (docs/decisions.md, "Partner developer: idempotency keys"): the same
+    // upsert with a fresh `Idempotency-Key` on each request, in ABBA order against drift of the machine.
+    const keyed = (prefix: string) =>
+      phase(prefix, (id, o) =>
+        fetch(`${service.baseUrl}/api/partners/${slugs[o]}/prospects`, {
+          method: "POST",
+          headers: { ...headers, "idempotency-key": `${run}-${id}` },
+          body: JSON.stringify({ prospect: prospect(id) }),
+        }),
+      );
+    const idem = await keyed("idem");
+    const idemAgain = await keyed("idem2");
+    const apiAgain = await phase("api2", (id, o) => post(`/api/partners/${slugs[o]}/prospects`, { prospect: prospect(id) }));
 
     const ratio = (a: Phase, b: Phase) => a.result.perSecond / b.result.perSecond;
     const target = ratio(api, inProcess);
@@ -172,6 +185,16 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     console.log(`  API: POST /partners/{owner}/prospects    ${fmt(api.result)}`);
     console.log(`  ratio  API / in-process transaction      ${target.toFixed(2)}x   target ≥ 0.50: ${target >= 0.5 ? "PASS" : "FAIL"}`);
     console.log(`  ratio  API / floor                       ${ratio(api, floor).toFixed(2)}x`);
+    const perSecond = (phases: Phase[]) => phases.reduce((sum, p) => sum + p.result.perSecond, 0) / phases.length;
+    const plain = perSecond([api, apiAgain]);
+    const withKey = perSecond([idem, idemAgain]);
+    const cost = 1 - withKey / plain;
+    console.log(`  API again (ABBA: API, keyed, keyed, API)  ${fmt(apiAgain.result)}`);
+    console.log(`  API with Idempotency-Key                 ${fmt(idem.result)}`);
+    console.log(`  API with Idempotency-Key, again          ${fmt(idemAgain.result)}`);
+    console.log(
+      `  Idempotency-Key: ${withKey.toFixed(0)}/s with, ${plain.toFixed(0)}/s without (means of two): ${(cost * 100).toFixed(1)} % slower   target ≤ 10 %: ${cost <= 0.1 ? "PASS" : "FAIL"}`,
+    );
     console.log(`  ratio  in-process / floor                ${ratio(inProcess, floor).toFixed(2)}x`);
     console.log(`  background work drained after each phase: floor ${floor.drainMs} ms, in-process ${inProcess.drainMs} ms, API ${api.drainMs} ms`);
     const cpuOf = (p: Phase) => `web ${p.cpu.web === undefined ? "n/a" : p.cpu.web.toFixed(2)} ms, bench ${p.cpu.bench.toFixed(2)} ms`;
@@ -184,7 +207,7 @@ export async function prospectsBench(service: RunningService, databaseUrl: strin
     ] as const) {
       console.log(`  written (${name})`.padEnd(24) + written.rows);
     }
-    if (floor.result.errors || inProcess.result.errors || api.result.errors) throw new Error("benchmark requests failed");
+    if ([floor, inProcess, api, idem, idemAgain, apiAgain].some((p) => p.result.errors)) throw new Error("benchmark requests failed");
 
     // Readiness: complete POST → ready on GET, and → prospect.ready at the receiver.
     const base = `/api/partners/${slugs[0]}`;

@@ -1,3 +1,4 @@
+import { idempotencyKeyPrune } from "../features/auth/idempotency_key__prune";
 import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/underwriting/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
@@ -16,6 +17,7 @@ import type { AnyTask } from "../server/jobs/define-task";
 export const FEATURE_TASKS: readonly AnyTask[] = [
   applicationUnderwrite,
   billingRun,
+  idempotencyKeyPrune,
   ingestionEventApply,
   policyBuildDocuments,
   policyExpireDue,

@@ -32,6 +32,8 @@ export const STATUS_OF_KIND = {
   unsupported_media_type: 415,
   /** Validation failure with field errors (422). */
   invalid: 422,
+  /** An `Idempotency-Key` reused with another request (decisions §16): 422 `{status_code, error}`. */
+  idempotency_key_reused: 422,
   /** Too many requests of one kind; the answer says when to try again (`Retry-After`). */
   too_many_requests: 429,
   /** Temporarily unable to serve; the caller should retry. */
@@ -103,6 +105,7 @@ export const errors = {
   notFound: (what: string = GATEWAY_MESSAGES.notFound) => new AppError("not_found", what),
   forbidden: (why: string) => new AppError("forbidden", why),
   conflict: (why: string) => new AppError("conflict", why),
+  idempotencyKeyReused: (why: string) => new AppError("idempotency_key_reused", why),
   badRequest: (why: string) => new AppError("bad_request", why),
   unsupportedMediaType: () => new AppError("unsupported_media_type", GATEWAY_MESSAGES.mediaType),
   payloadTooLarge: (why: string) => new AppError("payload_too_large", why),

@@ -1,4 +1,4 @@
-import { errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
+import { AppError, errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
 import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
 import { invalidInput } from "../../server/http/input-errors";
 import { baseProcedure, t } from "../../server/trpc/init";
@@ -7,6 +7,8 @@ import { can, type Permission } from "../console/permissions";
 import { gatedDb } from "../owners/merge/gate";
 import type { propertyOwners } from "../owners/owners.table";
 import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
+import { claimIdempotencyKey, fingerprintOf, isValidIdempotencyKey, settleIdempotencyKey } from "./idempotency";
+import { IDEMPOTENCY_MESSAGES } from "./messages";
 import { isValidRequestSignature } from "./request-signature";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "./scopes";
 import { verifyAccessTokenCached } from "./tokens";
@@ -62,12 +64,38 @@ const bodyHygiene = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   return next();
 });
 
+/**
+ * `Idempotency-Key` on a Partner API POST (decisions §16; docs/decisions.md, "Partner developer:
+ * idempotency keys"), once the caller is authenticated and its body readable: a bad key 400; a key
+ * already held answers its kept answer (the REST wrapper writes it, `Idempotent-Replayed: true`),
+ * 422 (another request) or 409 (in flight), and the procedure does not run; a new key is claimed,
+ * and the wrapper settles it with the final answer.
+ */
+const idempotencyKey = t.middleware(async ({ ctx, next }) => {
+  const rest = ctx.rest;
+  const key = rest?.method === "POST" ? rest.headers.get("idempotency-key") : null;
+  if (!rest || key === null) return next();
+  if (!isValidIdempotencyKey(key)) throw toTRPCError(errors.badRequest(IDEMPOTENCY_MESSAGES.invalidKey));
+  const clientId = (ctx as unknown as { client: ApiClient }).client.id;
+  const claim = await claimIdempotencyKey(ctx.db, clientId, key, fingerprintOf(rest.method, rest.pathWithQuery, rest.rawBody)).catch((error) => {
+    throw error instanceof AppError ? toTRPCError(error) : error;
+  });
+  if (!claim.claimed) {
+    rest.replay = claim.replay;
+    // Ends the chain without running the procedure: the wrapper answers `rest.replay`, not this.
+    return { ok: true, data: null, marker: undefined } as unknown as Awaited<ReturnType<typeof next>>;
+  }
+  const db = ctx.db;
+  rest.settle = (answer) => settleIdempotencyKey(db, clientId, key, answer);
+  return next();
+});
+
 /** Public REST routes (token exchange): no bearer token, but the same body rules. */
 export const publicRestProcedure = baseProcedure.use(restOnly).use(bodyHygiene);
 
 /** A Partner API route requiring `scope` (spec Authentication, decisions §5). */
 export function partnerProcedure(scope: PartnerScope) {
-  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene);
+  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene).use(idempotencyKey);
 }
 
 /** An ingestion-gateway route (decisions §8). */

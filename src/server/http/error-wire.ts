@@ -79,7 +79,7 @@ const WIRE: Record<ErrorKind, WireKind> = {
   },
   conflict: {
     routes: ["api"],
-    description: "Conflict",
+    description: "Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight)",
     body: plain,
     schema: plainSchema(409, "external_org_id belongs to a property owner managed directly by the service"),
   },
@@ -97,6 +97,12 @@ const WIRE: Record<ErrorKind, WireKind> = {
     schema: plainSchema(415, GATEWAY_MESSAGES.mediaType),
   },
   invalid: { routes: ["api"], description: "Validation failure", body: invalidBody, schema: invalidSchema },
+  idempotency_key_reused: {
+    routes: ["api"],
+    description: "The `Idempotency-Key` was used with another request (method, path or body)",
+    body: plain,
+    schema: plainSchema(422, "Idempotency-Key was used with another request"),
+  },
   too_many_requests: {
     routes: ["api"],
     description: "Too many requests; `Retry-After` gives the seconds to wait",

@@ -32,6 +32,25 @@ describe("GET /api/openapi.json", () => {
     expect(JSON.stringify(owners.responses["401"])).toContain('"const":"Unauthorized"');
   });
 
+  it("documents Idempotency-Key on every POST but the token exchange, with Idempotent-Replayed, 409 and the reused key's 422", async () => {
+    const doc = await served();
+    const posts = Object.entries(doc.paths).flatMap(([pathKey, methods]) => (methods.post ? [{ at: pathKey, operation: methods.post }] : []));
+    expect(posts.length).toBeGreaterThan(5);
+    for (const { at, operation } of posts) {
+      const parameters = (operation as { parameters?: Array<{ name: string; in: string }> }).parameters ?? [];
+      const key = parameters.find((parameter) => parameter.name === "Idempotency-Key");
+      if (at === "/token") {
+        expect(key, at).toBeUndefined();
+        continue;
+      }
+      expect(key, at).toMatchObject({ in: "header", required: false, schema: { maxLength: 255 } });
+      expect(operation.responses["409"], at).toBeDefined();
+      expect(JSON.stringify(operation.responses["422"]), at).toContain("Idempotency-Key was used with another request");
+      const success = Object.entries(operation.responses).filter(([status]) => status.startsWith("2"));
+      for (const [status, response] of success) expect((response as { headers?: object }).headers, `${at} ${status}`).toHaveProperty("Idempotent-Replayed");
+    }
+  });
+
   it("documents on every route the 503 of a database outage with its Retry-After header", async () => {
     const doc = await served();
     const operations = Object.entries(doc.paths).flatMap(([pathKey, methods]) =>

@@ -8,7 +8,7 @@ import { openApiErrorResponse } from "./error-wire";
 import { addCodeSamples } from "./openapi-examples";
 
 type Json = Record<string, unknown>;
-type Operation = { responses: Record<string, Json>; requestBody?: { content: Record<string, { schema: Json }> }; security?: unknown };
+type Operation = { responses: Record<string, Json>; parameters?: Json[]; requestBody?: { content: Record<string, { schema: Json }> }; security?: unknown };
 
 /**
  * The error statuses a route documents: its own list, plus what any request may earn from the REST
@@ -20,11 +20,35 @@ type Operation = { responses: Record<string, Json>; requestBody?: { content: Rec
  */
 export function documentedErrors(meta: Meta): number[] {
   const statuses = new Set(meta.responses?.errors ?? []);
+  // An `Idempotency-Key` still in flight (docs/decisions.md, "Partner developer: idempotency keys").
+  if (takesIdempotencyKey(meta)) statuses.add(409);
   if (meta.inputErrors?.kind !== "oauth") statuses.add(422);
   statuses.add(400);
   if (meta.openapi && ["POST", "PUT", "PATCH"].includes(meta.openapi.method)) for (const status of [400, 413, 415]) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }
+
+/** Every Partner API POST but the token exchange takes `Idempotency-Key` (decisions §16). */
+function takesIdempotencyKey(meta: Meta): boolean {
+  return meta.openapi?.method === "POST" && meta.openapi.protect !== false && meta.inputErrors?.kind !== "oauth";
+}
+
+/** decisions §16 Idempotency keys; docs/decisions.md, "Partner developer: idempotency keys". */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. " +
+    "A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; " +
+    "the same key with another path or body answers 422; while the first request is still running, 409 (retry later). " +
+    "Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$", example: "5f0c2a4e-8d1b-4c6a-9f3e-2b7d1e0a9c41" },
+};
+const IDEMPOTENT_REPLAYED_HEADER = {
+  description: "`true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again)",
+  schema: { type: "string", enum: ["true"] },
+};
 
 /**
  * The generator documents only 200 and tRPC's own error shapes; the specification's statuses and
@@ -48,6 +72,11 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
       responses["202"] = { ...success, description: "Accepted: the work is queued" };
     } else {
       responses["200"] = success;
+    }
+    if (takesIdempotencyKey(meta)) {
+      operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+      for (const status of Object.keys(responses))
+        if (status.startsWith("2")) responses[status] = { ...responses[status], headers: { "Idempotent-Replayed": IDEMPOTENT_REPLAYED_HEADER } };
     }
     for (const status of documentedErrors(meta)) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
     responses["503"] = databaseUnavailableResponse(meta);
@@ -104,6 +133,7 @@ export function partnerOpenApiDocumentOf(partnerApiRouter: AnyRouter): OpenAPIOb
     version: "1.0.0",
     description:
       "Partner API of the Partner Integration Service: token exchange, property owners, onboarding collections, prospects, move-outs and webhook endpoints. Every path except the token exchange needs `Authorization: Bearer <token>`; requests with a body need `Content-Type: application/json`. Errors: gateway 401 `{message: Unauthorized}`, gateway 403 `{message: Forbidden}`, application errors `{status_code, error}`.\n\n" +
+      "**Safe retries**: every POST but the token exchange takes an `Idempotency-Key` header (1–255 visible ASCII characters, e.g. a UUID per request; kept 24 h per API client). Retrying with the same key and body answers the first answer again with `Idempotent-Replayed: true` and does nothing twice, e.g. `curl -X POST {base_url}/partners/acme/prospects -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -H 'Idempotency-Key: 5f0c2a4e-8d1b-4c6a-9f3e-2b7d1e0a9c41' -d '{\"prospect\": {…}}'`. The same key with another body answers 422 `{status_code, error}`, a retry while the first request still runs 409 (retry after a moment); a failed request (4xx, 5xx) keeps nothing, so its key can be used again.\n\n" +
       "**Staging test values** (decisions §10; no effect in production): in the enrollment flow, an email whose local part ends in `+decline` (e.g. `rita+decline@example.com`) is declined by underwriting for every product; `+blocked` ends at the identity check as `blocked`. Card `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined (the renter may try again), any other Luhn-valid number pays; staging's simulated processor records payments and never charges. The staging reset clears the renters, applications, policies and cash deposits of your sources.",
     baseUrl: config.partnerBaseUrl,
     docsUrl: `${config.partnerBaseUrl}/docs`,

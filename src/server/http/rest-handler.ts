@@ -122,6 +122,18 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
     } catch (error) {
       answer = errorAnswer(failureOf(error, state));
     }
+    // docs/decisions.md, "Partner developer: idempotency keys": a repeated key answers the kept
+    // answer; a claimed key keeps this one (or is released) before the caller can retry.
+    if (state.replay) {
+      answer = { ...state.replay, headers: { ...state.replay.headers, "idempotent-replayed": "true" } };
+    } else if (state.settle) {
+      try {
+        await state.settle({ status: answer.status, body: answer.body, headers: answer.headers ?? {} });
+      } catch (error) {
+        // The request's change is made: its answer stands; the claim lapses (its lock) and a retry takes it over.
+        logger().error({ err: error, requestId: state.requestId }, "idempotency key not settled");
+      }
+    }
     logger().info(
       {
         requestId: state.requestId,

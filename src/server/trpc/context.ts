@@ -2,6 +2,9 @@ import type pino from "pino";
 import type { Db } from "../db/client";
 import type { AppError } from "../errors";
 
+/** An answer an `Idempotency-Key` keeps (docs/decisions.md, "Partner developer: idempotency keys"). */
+export type KeptAnswer = { status: number; body: string | null; headers: Record<string, string> };
+
 /** What the REST wrapper knows about one HTTP request; shared by reference with every middleware. */
 export type RestState = {
   requestId: string;
@@ -21,6 +24,10 @@ export type RestState = {
   procedure?: string;
   /** Who called, for the access log. */
   clientId?: string;
+  /** The kept answer of the `Idempotency-Key` this request repeats: the wrapper answers it as is, with `Idempotent-Replayed: true`. */
+  replay?: KeptAnswer;
+  /** Set when this request claimed an `Idempotency-Key`: the wrapper calls it with the final answer, to keep it or release the key. */
+  settle?: (answer: KeptAnswer) => Promise<void>;
 };
 
 export type ConsoleUser = { id: number; email: string; role: "operator" | "account_manager" };
