@@ -1616,7 +1616,10 @@ export interface operations {
     "owners-upsert": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1656,6 +1659,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +1674,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1724,7 +1731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict */
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1763,7 +1770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1777,6 +1784,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -1800,7 +1811,10 @@ export interface operations {
     "roster-bankAccounts": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -1815,6 +1829,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1901,6 +1917,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -1927,7 +1956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1941,6 +1970,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -1964,7 +1997,10 @@ export interface operations {
     "roster-properties": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -1979,6 +2015,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2061,6 +2099,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2087,7 +2138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2101,6 +2152,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2124,7 +2179,10 @@ export interface operations {
     "roster-units": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -2139,6 +2197,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2221,6 +2281,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2247,7 +2320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2261,6 +2334,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2284,7 +2361,10 @@ export interface operations {
     "prospects-upsert": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -2355,6 +2435,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2423,6 +2505,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2449,7 +2544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2461,6 +2556,10 @@ export interface operations {
                         error: string;
                         /** @description Attribute name to message (a failed nested item: its own field errors) */
                         prospect: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2565,7 +2664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2579,6 +2678,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2602,7 +2705,10 @@ export interface operations {
     "moveOuts-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -2646,6 +2752,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +2766,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,6 +2835,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2751,7 +2874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2763,6 +2886,10 @@ export interface operations {
                         error: string;
                         /** @description Attribute name to message (a failed nested item: its own field errors) */
                         move_out: Record<string, never>;
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2865,7 +2992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2879,6 +3006,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -2986,7 +3117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3000,6 +3131,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3101,7 +3236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3115,6 +3250,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3138,7 +3277,10 @@ export interface operations {
     "webhooks-createOwnerEndpoint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -3164,6 +3306,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3176,6 +3320,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3243,6 +3389,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3269,7 +3428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3283,6 +3442,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3431,7 +3594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,6 +3608,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3547,7 +3714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,6 +3728,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3662,7 +3833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3676,6 +3847,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3699,7 +3874,10 @@ export interface operations {
     "webhooks-createProviderEndpoint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 provider: string;
             };
@@ -3725,6 +3903,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3737,6 +3917,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3804,6 +3986,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -3830,7 +4025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3844,6 +4039,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -3992,7 +4191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4006,6 +4205,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4108,7 +4311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4122,6 +4325,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4231,7 +4438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4245,6 +4452,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4375,7 +4586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,6 +4600,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4412,7 +4627,10 @@ export interface operations {
     "webhooks-retryDelivery": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
                 endpoint_id: string;
@@ -4425,6 +4643,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,7 +4712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict */
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4545,6 +4765,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4669,7 +4893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4683,6 +4907,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4813,7 +5041,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,6 +5055,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -4850,7 +5082,10 @@ export interface operations {
     "webhooks-retryProviderDelivery": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 provider: string;
                 endpoint_id: string;
@@ -4863,6 +5098,8 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,7 +5167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict */
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4969,7 +5206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4983,6 +5220,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -5021,7 +5262,10 @@ export interface operations {
     "webhooks-sendOwnerTestEvent": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
                 id: string;
@@ -5043,6 +5287,8 @@ export interface operations {
             /** @description Accepted: the work is queued */
             202: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5361,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5141,7 +5400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5155,6 +5414,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -5178,7 +5441,10 @@ export interface operations {
     "webhooks-sendProviderTestEvent": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 provider: string;
                 id: string;
@@ -5200,6 +5466,8 @@ export interface operations {
             /** @description Accepted: the work is queued */
             202: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5272,6 +5540,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5298,7 +5579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5312,6 +5593,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -5335,7 +5620,10 @@ export interface operations {
     "webhooks-retryOwnerDeliveries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
                 endpoint_id: string;
@@ -5369,6 +5657,8 @@ export interface operations {
             /** @description Accepted: the work is queued */
             202: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5441,7 +5731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict */
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5480,7 +5770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5494,6 +5784,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -5517,7 +5811,10 @@ export interface operations {
     "webhooks-retryProviderDeliveries": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 provider: string;
                 endpoint_id: string;
@@ -5551,6 +5848,8 @@ export interface operations {
             /** @description Accepted: the work is queued */
             202: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5623,7 +5922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict */
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5662,7 +5961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5676,6 +5975,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };
@@ -5699,7 +6002,10 @@ export interface operations {
     "portal-createSession": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (as the IETF `Idempotency-Key` draft describes): 1–255 visible ASCII characters, unique per request (a UUID), kept 24 h per API client. A retry with the same key, path and body answers the first answer's status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body answers 422; while the first request is still running, 409 (retry later). Only successful answers are kept: after a 4xx or 5xx the request changed nothing and the key may be used again. A malformed key answers 400. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 owner_slug: string;
             };
@@ -5710,6 +6016,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,6 +6039,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5807,6 +6117,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict (on a POST: a request with the same `Idempotency-Key` is still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 409;
+                        error: string;
+                    };
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5833,7 +6156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failure */
+            /** @description Validation failure; or The `Idempotency-Key` was used with another request (method, path or body) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5847,6 +6170,10 @@ export interface operations {
                         errors: {
                             [key: string]: string[];
                         };
+                    } | {
+                        /** @constant */
+                        status_code: 422;
+                        error: string;
                     };
                 };
             };

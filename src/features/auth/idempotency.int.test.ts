@@ -35,6 +35,27 @@ const prospectsOf = async (source: string, sourceProspectId: string) => {
 };
 
 describe("Idempotency-Key on the Partner API's POSTs", () => {
+  it("keeps an answer sealed at rest: a portal session's link is replayed, and never stored in clear", async () => {
+    const key = unique("portal-key");
+    const first = await call<{ url: string }>("POST", `${partner.base}/portal_sessions`, {
+      token: partner.token,
+      body: {},
+      headers: { "idempotency-key": key },
+    });
+    expect(first.status).toBe(201);
+    const second = await call<{ url: string }>("POST", `${partner.base}/portal_sessions`, {
+      token: partner.token,
+      body: {},
+      headers: { "idempotency-key": key },
+    });
+    expect([second.status, second.headers.get("idempotent-replayed"), second.body.url]).toEqual([201, "true", first.body.url]);
+    const db = await getDb();
+    const stored = (await db.execute(sql`select response_body from idempotency_keys where key = ${key}`)) as unknown as Array<{ response_body: string }>;
+    expect(stored).toHaveLength(1);
+    expect(stored[0].response_body).not.toContain(first.body.url.split("/").pop());
+    expect(stored[0].response_body).not.toContain("portal");
+  });
+
   it("replays the first answer (status, body, Idempotent-Replayed) and does nothing again: one row, one prospect.created", async () => {
     const hook = await startReceiver();
     closers.push(hook.close);

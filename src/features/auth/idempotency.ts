@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { errors } from "../../server/errors";
+import { decryptSecret, encryptSecret } from "../../server/secrets";
 import type { KeptAnswer } from "../../server/trpc/context";
 import { idempotencyKeys } from "./idempotency-keys.table";
 import { IDEMPOTENCY_MESSAGES } from "./messages";
@@ -44,7 +45,7 @@ export type Claim = { claimed: true } | { claimed: false; replay: KeptAnswer };
  * fingerprint), 422 (another fingerprint) or 409 (the first request is still in flight). A key older
  * than 24 h, or a claim of the same request whose process died, is taken over.
  */
-export async function claimIdempotencyKey(db: Db, clientId: string, key: string, fingerprint: string): Promise<Claim> {
+export async function claimIdempotencyKey(db: Db, clientId: string, key: string, fingerprint: string, retried = false): Promise<Claim> {
   // One statement; its commit does not wait for the WAL flush (ASYNC below).
   const [taken] = (await db.execute(sql`
     insert into ${idempotencyKeys} (client_id, key, fingerprint, state, locked_until)
@@ -65,7 +66,34 @@ export async function claimIdempotencyKey(db: Db, clientId: string, key: string,
   if (!held) throw errors.conflict(IDEMPOTENCY_MESSAGES.inFlight);
   if (held.fingerprint !== fingerprint) throw errors.idempotencyKeyReused(IDEMPOTENCY_MESSAGES.reused);
   if (held.state !== "done" || held.responseStatus === null) throw errors.conflict(IDEMPOTENCY_MESSAGES.inFlight);
-  return { claimed: false, replay: { status: held.responseStatus, body: held.responseBody, headers: held.responseHeaders ?? {} } };
+  const body = openKeptBody(held.responseBody);
+  if (body === undefined) {
+    // Sealed under a master key this process no longer holds (a rotation finished within the key's
+    // 24 h): the answer cannot be repeated, so the key is released and this request runs.
+    if (retried) throw errors.conflict(IDEMPOTENCY_MESSAGES.inFlight);
+    await db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.fingerprint, fingerprint)));
+    return claimIdempotencyKey(db, clientId, key, fingerprint, true);
+  }
+  return { claimed: false, replay: { status: held.responseStatus, body, headers: held.responseHeaders ?? {} } };
+}
+
+/**
+ * A kept answer is sealed at rest (`encryptSecret`): it may carry a credential, such as a portal
+ * session's signed link, and renters' details (docs/decisions.md, "Partner developer: idempotency keys").
+ */
+function sealKeptBody(body: string | null): string | null {
+  return body === null ? null : encryptSecret(body);
+}
+
+function openKeptBody(sealed: string | null): string | null | undefined {
+  if (sealed === null) return null;
+  try {
+    return decryptSecret(sealed);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -80,7 +108,7 @@ export async function settleIdempotencyKey(db: Db, clientId: string, key: string
   }
   await db
     .update(idempotencyKeys)
-    .set({ state: "done", responseStatus: answer.status, responseBody: answer.body, responseHeaders: answer.headers })
+    .set({ state: "done", responseStatus: answer.status, responseBody: sealKeptBody(answer.body), responseHeaders: answer.headers })
     .where(where);
 }
 
