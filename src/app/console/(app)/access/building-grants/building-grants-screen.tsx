@@ -14,6 +14,7 @@ import {
   errorMessage,
   Field,
   FilterBar,
+  FormError,
   FormSelect,
   formatDateTime,
   Input,
@@ -92,11 +93,7 @@ function AddGrantForm({ owner, client, onDone }: { owner: string; client: string
       <Field label="PMS property id" error={errorOf("pms_property_id")}>
         {(control) => <Input {...control} {...register("pms_property_id")} maxLength={200} autoComplete="off" spellCheck={false} />}
       </Field>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} className="error" />
       <SubmitButton pending={pending} pendingLabel="Adding…">
         Add grant
       </SubmitButton>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { clientCreateInput } from "@/features/auth/console/clients.inputs";
 import { ALL_SCOPES } from "@/features/auth/console/scopes-list";
-import { Button, type ConsoleInputs, Dialog, Field, Input, Select, SubmitButton, useConsoleForm, useConsoleMutation, useTRPC } from "../../../_ui";
+import { Button, type ConsoleInputs, Dialog, Field, FormError, Input, Select, SubmitButton, useConsoleForm, useConsoleMutation, useTRPC } from "../../../_ui";
 import css from "../access.module.css";
 import { SecretOnce } from "../secret-once";
 import { ScopeChecks } from "./scope-checks";
@@ -115,11 +115,7 @@ function CreateClientForm({ mutation }: { mutation: ReturnType<typeof useCreateM
         <input type="checkbox" {...register("require_signature")} />
         Require request signatures (X-Request-Signature)
       </label>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} className="error" />
       <SubmitButton pending={pending} pendingLabel="Creating…">
         Create client
       </SubmitButton>

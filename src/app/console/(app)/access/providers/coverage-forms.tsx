@@ -9,6 +9,7 @@ import {
   Dialog,
   errorMessage,
   Field,
+  FormError,
   Input,
   SubmitButton,
   useConsoleForm,
@@ -115,11 +116,7 @@ function CreateProviderForm({ onDone }: { onDone: () => void }) {
         buildings={register("buildings", { setValueAs: buildingsOf })}
         errorOf={errorOf}
       />
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} className="error" />
       <SubmitButton pending={pending} pendingLabel="Creating…">
         Create provider
       </SubmitButton>
@@ -161,11 +158,7 @@ function AddCoverageForm({ provider, onDone }: { provider: Provider; onDone: () 
         buildings={register("buildings", { setValueAs: buildingsOf })}
         errorOf={errorOf}
       />
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} className="error" />
       <SubmitButton pending={pending} pendingLabel="Adding…">
         Add coverage
       </SubmitButton>

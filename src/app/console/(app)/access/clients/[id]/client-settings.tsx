@@ -7,6 +7,7 @@ import {
   type ConsoleInputs,
   type ConsoleOutputs,
   errorMessage,
+  FormError,
   SubmitButton,
   useConsoleForm,
   useConsoleMutation,
@@ -42,11 +43,7 @@ export function ClientSettings({ client }: { client: Detail }) {
         <input type="checkbox" {...register("require_signature")} />
         Require request signatures (X-Request-Signature)
       </label>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
+      <FormError message={general} className="error" />
       {done && <output>Saved.</output>}
       <SubmitButton pending={pending}>Save scopes and signatures</SubmitButton>
     </form>
