@@ -91,6 +91,9 @@ async function probeConnection(): Promise<postgres.Sql> {
     idle_timeout: 60,
     onnotice: () => {},
     connection: { application_name: "pis-readiness" },
+    // No array types to learn: its statements read scalars. A type query cut by a database going
+    // away at the wrong moment is a rejection postgres.js never hands to anyone (an unhandled one).
+    fetch_types: false,
     // DB_PREPARE=0 holds for this connection too (docs/operations.md, "PgBouncer").
     ...(getConfig().dbPrepare ? {} : { prepare: false }),
   });

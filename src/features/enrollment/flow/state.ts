@@ -2,7 +2,6 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { renamedKey } from "../../owners/merge/plan";
-import { propertyOwners } from "../../owners/owners.table";
 import type { Owner } from "../../owners/service";
 import { type CashDeposit, cashDeposits, type Policy, policies } from "../../policies/policies.table";
 import { prospectContext } from "../../prospects/context";
