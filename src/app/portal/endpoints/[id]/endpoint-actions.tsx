@@ -23,22 +23,24 @@ export function SendTestEvent({ endpointId, events }: { endpointId: string; even
     <form action={action} className={styles.actionForm} aria-labelledby="test-event-heading">
       <h3 id="test-event-heading">Send a test event</h3>
       <input type="hidden" name="endpoint_id" value={endpointId} />
-      <label>
-        Event to send
-        <select
-          name="event"
-          defaultValue={events[0]}
-          aria-invalid={eventError ? true : undefined}
-          aria-describedby={eventError ? "test-event-error" : undefined}
-        >
-          {events.map((event) => (
-            <option key={event} value={event}>
-              {event}
-            </option>
-          ))}
-        </select>
+      <div className={styles.field}>
+        <label>
+          Event to send
+          <select
+            name="event"
+            defaultValue={events[0]}
+            aria-invalid={eventError ? true : undefined}
+            aria-describedby={eventError ? "test-event-error" : undefined}
+          >
+            {events.map((event) => (
+              <option key={event} value={event}>
+                {event}
+              </option>
+            ))}
+          </select>
+        </label>
         <FieldErrors id="test-event-error" messages={eventError} />
-      </label>
+      </div>
       <button type="submit" className={styles.button} disabled={pending}>
         Send test event
       </button>
@@ -58,31 +60,35 @@ export function RetryDeliveries({ endpointId, defaultSince }: { endpointId: stri
     <form action={action} className={styles.actionForm} aria-labelledby="retry-heading">
       <h3 id="retry-heading">Retry failed deliveries</h3>
       <input type="hidden" name="endpoint_id" value={endpointId} />
-      <label>
-        Deliveries to retry
-        <select
-          name="status"
-          defaultValue="failed"
-          aria-invalid={state.errors?.status ? true : undefined}
-          aria-describedby={state.errors?.status ? "retry-status-error" : undefined}
-        >
-          <option value="failed">failed</option>
-          <option value="retrying">retrying</option>
-        </select>
+      <div className={styles.field}>
+        <label>
+          Deliveries to retry
+          <select
+            name="status"
+            defaultValue="failed"
+            aria-invalid={state.errors?.status ? true : undefined}
+            aria-describedby={state.errors?.status ? "retry-status-error" : undefined}
+          >
+            <option value="failed">failed</option>
+            <option value="retrying">retrying</option>
+          </select>
+        </label>
         <FieldErrors id="retry-status-error" messages={state.errors?.status} />
-      </label>
-      <label>
-        Created since (UTC)
-        <input
-          type="datetime-local"
-          name="since"
-          defaultValue={defaultSince}
-          required
-          aria-invalid={state.errors?.since ? true : undefined}
-          aria-describedby={state.errors?.since ? "retry-since-error" : undefined}
-        />
+      </div>
+      <div className={styles.field}>
+        <label>
+          Created since (UTC)
+          <input
+            type="datetime-local"
+            name="since"
+            defaultValue={defaultSince}
+            required
+            aria-invalid={state.errors?.since ? true : undefined}
+            aria-describedby={state.errors?.since ? "retry-since-error" : undefined}
+          />
+        </label>
         <FieldErrors id="retry-since-error" messages={state.errors?.since} />
-      </label>
+      </div>
       <button type="submit" className={styles.button} disabled={pending}>
         Retry deliveries
       </button>
