@@ -130,6 +130,72 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
     await expect(page.getByRole("status")).toContainText("active again");
     await expect(page.getByRole("button", { name: "Pause endpoint" })).toBeVisible();
 
+    // Send a test event: the new delivery is linked, listed marked test, and reaches the receiver.
+    const table = page.getByRole("table", { name: "Deliveries" });
+    await page.getByLabel("Event to send").selectOption("prospect.created");
+    const sentBefore = receiver.received.length;
+    await page.getByRole("button", { name: "Send test event" }).press("Enter");
+    const sent = page.getByRole("status").filter({ hasText: "Test event sent" });
+    await expect(sent).toBeVisible();
+    const testId = (await sent.getByRole("link").textContent()) ?? "";
+    expect(testId).toMatch(/^wd_/);
+    const testRow = table.getByRole("row", { name: new RegExp(testId) });
+    await expect(testRow.getByText("test", { exact: true })).toBeVisible();
+    await expect.poll(() => receiver.received.slice(sentBefore), { timeout: 20_000 }).toContain(testId);
+    await shoot(page, "endpoint-test-event");
+    // An event the endpoint does not subscribe to (a tampered form): the refusal sits by its field.
+    await page.getByLabel("Event to send").evaluate((select) => {
+      (select as HTMLSelectElement).options[0].value = "prospect.ready";
+    });
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect(page.getByText("is not subscribed by this endpoint: prospect.ready")).toBeVisible();
+    await expect(page.getByLabel("Event to send")).toHaveAttribute("aria-invalid", "true");
+
+    // Retry failed deliveries: two fail (as after their 25th attempt), then the portal retries them.
+    receiver.answer(500);
+    const failingBefore = receiver.received.length;
+    for (let i = 0; i < 2; i++)
+      await api.post(`/partners/${owner}/prospects`, { prospect: completeProspectFields(api.demo.source, `e2e-${unique()}`, "b1", "u1") });
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(failingBefore + 2);
+    // Their first attempts settled (retrying), so nothing overwrites the failure set below.
+    await expect
+      .poll(
+        async () =>
+          (await sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpoint.id} and status = 'retrying'`)[0].n,
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe(2);
+    const failing = await sql<{ id: string }[]>`
+      update webhook_deliveries set status = 'failed', attempt_number = 25, next_retry_at = null
+      where endpoint_id = ${endpoint.id} and not test and status <> 'delivered' returning id`;
+    expect(failing).toHaveLength(2);
+    receiver.answer(200);
+    // While an earlier recovery of this endpoint is queued: the 409's message, and nothing matched.
+    const [running] = await sql<{ id: number }[]>`
+      insert into bulk_retries (filter, cutoff, matched, requested_by, status)
+      values (${sql.json({ endpoint_id: endpoint.id, status: "failed" })}, now(), 0, 'e2e', 'queued') returning id`;
+    await page.goto(`/portal/endpoints/${endpoint.id}`);
+    await expect(page.getByLabel("Deliveries to retry")).toHaveValue("failed");
+    const since = await page.getByLabel("Created since (UTC)").inputValue();
+    expect(Math.abs(Date.parse(`${since}Z`) - (Date.now() - 86_400_000))).toBeLessThan(120_000);
+    await page.getByRole("button", { name: "Retry deliveries" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "already" })).toHaveText(
+      "A retry of this endpoint's deliveries is already queued or running; ask again when it is done",
+    );
+    await sql`delete from bulk_retries where id = ${running.id}`;
+    const retriedFrom = receiver.received.length;
+    await page.getByRole("button", { name: "Retry deliveries" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "matched" })).toHaveText("2 deliveries matched and are being retried.");
+    await shoot(page, "endpoint-retry");
+    const ids = failing.map((row) => row.id);
+    await expect.poll(() => ids.filter((id) => receiver.received.slice(retriedFrom).includes(id)).length, { timeout: 30_000 }).toBe(2);
+    await expect(async () => {
+      await page.goto(`/portal/endpoints/${endpoint.id}?status=failed`);
+      await expect(page.getByText("No delivery with status failed.")).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+
     // Another owner's endpoint named in the path: not found, whatever the path says.
     await page.goto(`/portal/endpoints/${othersEndpoint.id}`);
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();

@@ -1,12 +1,18 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { retryPortalDelivery, setPortalEndpointPaused } from "@/features/portal/portal";
+import { portalRetryInput, retryPortalDelivery, sendPortalTestEvent, setPortalEndpointPaused } from "@/features/portal/portal";
+import { startEndpointRetry } from "@/features/webhooks/console/webhook_delivery__bulk_retry";
 import { getDb } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { currentPortalSession, type Notice } from "./_lib/session";
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const textOf = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value.slice(0, 200) : "";
+};
 const idOf = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === "string" && ID.test(value) ? value : undefined;
@@ -45,4 +51,54 @@ export async function setEndpointPausedAction(form: FormData): Promise<void> {
     redirect("/portal");
   }
   redirect(`/portal/endpoints/${endpointId}?notice=${paused ? "paused" : "resumed"}`);
+}
+
+/**
+ * What the endpoint page's two forms show after their action: the result, or the refusal's message
+ * next to its field (`base`: the form's own, e.g. the 409 of a running recovery). Messages are the
+ * service's own constants, never text from the request.
+ */
+export type EndpointFormState = { deliveryId?: string; matched?: number; errors?: Record<string, string[]> };
+
+/** A refusal the form shows; a session that ended or an endpoint out of reach leaves the page, as the others do. */
+function refusal(error: unknown): EndpointFormState {
+  if (!(error instanceof AppError)) throw error;
+  if (error.kind === "invalid" && error.fields) return { errors: error.fields };
+  if (error.kind === "conflict" || error.kind === "too_many_requests") return { errors: { base: [error.message] } };
+  redirect("/portal");
+}
+
+/** Send a test event (docs/decisions.md, "Partner developer: test events") to one of the session's endpoints. */
+export async function sendTestEventAction(_previous: EndpointFormState, form: FormData): Promise<EndpointFormState> {
+  const endpointId = idOf(form, "endpoint_id");
+  const session = await currentPortalSession();
+  if (!session) redirect("/portal?notice=ended");
+  if (!endpointId) redirect("/portal");
+  let state: EndpointFormState;
+  try {
+    state = await sendPortalTestEvent(await getDb(), session, endpointId, textOf(form, "event"));
+  } catch (error) {
+    return refusal(error);
+  }
+  revalidatePath(`/portal/endpoints/${endpointId}`);
+  return state;
+}
+
+/** Retry an endpoint's failed or retrying deliveries since a time (docs/decisions.md, "Partner developer: self-serve recovery"). */
+export async function retryDeliveriesAction(_previous: EndpointFormState, form: FormData): Promise<EndpointFormState> {
+  const endpointId = idOf(form, "endpoint_id");
+  const session = await currentPortalSession();
+  if (!session) redirect("/portal?notice=ended");
+  if (!endpointId) redirect("/portal");
+  let state: EndpointFormState;
+  try {
+    const input = portalRetryInput({ status: textOf(form, "status"), since: textOf(form, "since") });
+    // The partner route's own function, with the session's subscriber: its owner and its client.
+    const { matched } = await startEndpointRetry(await getDb(), session.subscriber, endpointId, input);
+    state = { matched };
+  } catch (error) {
+    return refusal(error);
+  }
+  revalidatePath(`/portal/endpoints/${endpointId}`);
+  return state;
 }

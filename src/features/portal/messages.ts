@@ -3,4 +3,6 @@ export const PORTAL_MESSAGES = {
   linkInvalid: "This portal link is not valid. Ask your platform for a new one.",
   linkExpired: "This portal link has expired. Portal links are valid for one hour: ask your platform for a new one.",
   sessionMissing: "Your portal session has ended. Open a new portal link from your platform.",
+  retryStatusInvalid: "Choose failed or retrying.",
+  sinceInvalid: "Enter a date and time (UTC), e.g. 2026-11-20 08:00.",
 } as const;

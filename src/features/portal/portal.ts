@@ -1,8 +1,11 @@
 import type { Tx } from "../../server/db/client";
+import { errors, GATEWAY_MESSAGES } from "../../server/errors";
 import { deliveryDetail, listDeliveries, retryDelivery } from "../webhooks/deliveries";
 import { endpointView, findEndpoint, listEndpoints, updateEndpoint } from "../webhooks/endpoints";
+import { sendTestEvent } from "../webhooks/test-events";
 import type { WebhookDelivery } from "../webhooks/webhooks.table";
 import { endpointHealth } from "./health";
+import { PORTAL_MESSAGES } from "./messages";
 import type { PortalSession } from "./session";
 
 /**
@@ -48,4 +51,44 @@ export function retryPortalDelivery(tx: Tx, session: PortalSession, endpointId: 
  */
 export function setPortalEndpointPaused(tx: Tx, session: PortalSession, endpointId: string, paused: boolean) {
   return updateEndpoint(tx, session.subscriber, endpointId, { status: paused ? "disabled" : "active" });
+}
+
+/**
+ * The partner route's test event (docs/decisions.md, "Partner developer: test events"): one delivery
+ * of the event's example body to this endpoint only, marked `test`; the event must be one it subscribes to.
+ */
+export function sendPortalTestEvent(db: Tx, session: PortalSession, endpointId: string, event: string) {
+  return sendTestEvent(db, session.subscriber, endpointId, event);
+}
+
+/** A `datetime-local` value (minutes, optional seconds), read as UTC: the form says so. */
+const LOCAL_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** The form's `since` as the instant the partner route takes, or undefined when it is not a real date-time. */
+export function sinceOf(value: string): string | undefined {
+  const parts = LOCAL_UTC.exec(value);
+  if (!parts || parts[1] === "0000") return undefined;
+  const iso = `${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6] ?? "00"}Z`;
+  const at = new Date(iso);
+  // Date rolls 2026-02-31 over to March: a date that does not exist is refused, not moved.
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 19) === iso.slice(0, 19) ? iso : undefined;
+}
+
+/** What the portal's recovery form may retry: the partner route's `status` values. */
+export const PORTAL_RETRYABLE = ["failed", "retrying"] as const;
+
+/**
+ * The portal's recovery form read as the partner route's body (docs/decisions.md, "Partner developer:
+ * self-serve recovery"): `status` failed or retrying, `since` a date-time in UTC. A bad field is
+ * refused with its message, before anything is recorded. The page's action then calls the route's
+ * own `startEndpointRetry` with the session's subscriber (404 for another's endpoint, 409 while one runs).
+ */
+export function portalRetryInput(input: { status: string; since: string }): { status: (typeof PORTAL_RETRYABLE)[number]; since: string } {
+  const status = PORTAL_RETRYABLE.find((value) => value === input.status);
+  const since = sinceOf(input.since);
+  const fields: Record<string, string[]> = {};
+  if (!status) fields.status = [PORTAL_MESSAGES.retryStatusInvalid];
+  if (!since) fields.since = [PORTAL_MESSAGES.sinceInvalid];
+  if (!status || !since) throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, fields);
+  return { status, since };
 }

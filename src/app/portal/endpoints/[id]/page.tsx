@@ -7,13 +7,20 @@ import { currentPortalSession, noticeOf, orNotFound } from "../../_lib/session";
 import { setEndpointPausedAction } from "../../actions";
 import styles from "../../portal.module.css";
 import { formatRate, formatTime, PortalShell, SessionEnded, Status } from "../../shell";
+import { RetryDeliveries, SendTestEvent } from "./endpoint-actions";
 
 export const metadata = { title: "Webhook endpoint · Webhook portal" };
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value !== "" ? value : undefined);
 
-/** One endpoint: its facts and health, pause or resume, its deliveries filtered by status (decisions §16 Portal). */
+/** Recovery's default window: the last 24 hours, as the `datetime-local` value (UTC) the form shows. */
+const dayAgo = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16);
+
+/**
+ * One endpoint: its facts and health, pause or resume, send a test event, retry failed deliveries,
+ * its deliveries filtered by status (decisions §16 Portal).
+ */
 export default async function PortalEndpoint({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
   const session = await currentPortalSession();
   if (!session) return <SessionEnded />;
@@ -59,6 +66,10 @@ export default async function PortalEndpoint({ params, searchParams }: { params:
           {paused ? "Resume endpoint" : "Pause endpoint"}
         </button>
       </form>
+      <div className={styles.actions}>
+        <SendTestEvent endpointId={endpoint.id} events={endpoint.events} />
+        <RetryDeliveries endpointId={endpoint.id} defaultSince={dayAgo()} />
+      </div>
 
       <h2 id="deliveries-heading">Deliveries</h2>
       <form method="get" className={styles.filters} aria-label="Filter deliveries">
@@ -98,7 +109,12 @@ export default async function PortalEndpoint({ params, searchParams }: { params:
                   <td data-label="Delivery" className={styles.wrap}>
                     <Link href={`/portal/endpoints/${endpoint.id}/deliveries/${delivery.id}`}>{delivery.id}</Link>
                   </td>
-                  <td data-label="Event">{delivery.event}</td>
+                  <td data-label="Event">
+                    <span>
+                      {delivery.event}
+                      {delivery.test ? <span className={`${styles.badge} ${styles.testTag}`}>test</span> : null}
+                    </span>
+                  </td>
                   <td data-label="Status">
                     <Status value={delivery.status} />
                   </td>
