@@ -20,8 +20,8 @@ const dev = process.argv.includes("--dev");
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
 
 const { bootWebProcess } = await import("../src/server/boot");
-const { FEATURE_TASKS } = await import("../src/composition/tasks");
-await bootWebProcess({ tasks: FEATURE_TASKS });
+const { FEATURE_TASKS, WORKER_SERVICES } = await import("../src/composition/tasks");
+await bootWebProcess({ tasks: FEATURE_TASKS, services: WORKER_SERVICES });
 const { webMounts } = await import("../src/composition/gateways");
 const { createFrontServer, drainServer } = await import("../src/server/http/front-server");
 const { default: next } = await import("next");

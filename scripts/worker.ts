@@ -1,4 +1,4 @@
-import { FEATURE_TASKS } from "../src/composition/tasks";
+import { FEATURE_TASKS, WORKER_SERVICES } from "../src/composition/tasks";
 import { getConfig } from "../src/server/config";
 import { closeDb, databaseUrl, waitForDatabase } from "../src/server/db/client";
 import { migrateDatabase } from "../src/server/db/migrate";
@@ -32,7 +32,7 @@ const url = await databaseUrl();
 // Started while PostgreSQL is down or restarting: wait for it (docs/decisions.md "Operations: recovery from faults").
 await waitForDatabase();
 await migrateDatabase(url);
-await startWorker(url, "process", { tasks: FEATURE_TASKS, concurrency: config.workerConcurrency });
+await startWorker(url, "process", { tasks: FEATURE_TASKS, services: WORKER_SERVICES, concurrency: config.workerConcurrency });
 onStop("worker", stopWorker);
 onStop("database", closeDb);
 onStop("telemetry", stopTracing);

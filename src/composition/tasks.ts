@@ -8,10 +8,12 @@ import { prospectCheckEligibility } from "../features/prospects/prospect__check_
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate.handler";
 import { retentionPrune } from "../features/retention/retention__prune";
 import { webhookDeliveryBulkRetry } from "../features/webhooks/console/webhook_delivery__bulk_retry";
+import { webhookDispatcherService } from "../features/webhooks/dispatcher";
 import { webhookDeliveryAttempt } from "../features/webhooks/webhook_delivery__attempt.handler";
 import { webhookDeliveryReap } from "../features/webhooks/webhook_delivery__reap";
 import { webhookEndpointSuspendFailing } from "../features/webhooks/webhook_endpoint__suspend_failing";
 import type { AnyTask } from "../server/jobs/define-task";
+import type { WorkerService } from "../server/jobs/worker";
 
 /** Every feature's tasks, one file each, named `<entity>__<action>` (style §5); the job runner adds its own. */
 export const FEATURE_TASKS: readonly AnyTask[] = [
@@ -29,3 +31,6 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   webhookDeliveryReap,
   webhookEndpointSuspendFailing,
 ];
+
+/** What every worker process runs beside its jobs: the webhook dispatcher (docs/decisions.md, "Delivery engine: a dispatcher per worker"). */
+export const WORKER_SERVICES: readonly WorkerService[] = [webhookDispatcherService];

@@ -2,7 +2,7 @@ import { getConfig } from "./config";
 import { closeDb, databaseUrl, waitForDatabase } from "./db/client";
 import { migrateDatabase } from "./db/migrate";
 import type { AnyTask } from "./jobs/define-task";
-import { startWorker, stopWorker } from "./jobs/worker";
+import { startWorker, stopWorker, type WorkerService } from "./jobs/worker";
 import { onStop } from "./lifecycle";
 import { logger } from "./log";
 import { startTracing, stopTracing } from "./observability/tracing";
@@ -16,7 +16,7 @@ const BOOTED = Symbol.for("pis.booted");
  * DATABASE_URL is unset), migrations, and the worker when WORKER=inline, in the door's module
  * instance (docs/decisions.md "Structure: one door into the gateways"). Guarded: a second call does nothing.
  */
-export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Promise<void> {
+export async function bootWebProcess(options: { tasks: readonly AnyTask[]; services?: readonly WorkerService[] }): Promise<void> {
   const globals = globalThis as unknown as Record<symbol, boolean>;
   if (globals[BOOTED]) return;
   globals[BOOTED] = true;
@@ -31,7 +31,7 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[] }): Pr
   // Started while PostgreSQL is down or restarting: wait for it (docs/decisions.md "Operations: recovery from faults").
   await waitForDatabase();
   await migrateDatabase(url);
-  if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, concurrency: config.workerConcurrency });
+  if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, services: options.services, concurrency: config.workerConcurrency });
   // The front server (scripts/serve.ts) drains its requests first (phase `servers`).
   onStop("worker", stopWorker);
   onStop("database", closeDb);

@@ -24,6 +24,8 @@ export const EnvVariables = z.object({
   WORKER_UNLOCK_INTERVAL_SECONDS: z.coerce.number().positive().default(5),
   WEBHOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
   WEBHOOK_REAP_INTERVAL_SECONDS: z.coerce.number().positive().default(20),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10000).default(500),
+  WEBHOOK_ENDPOINT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Nameservers for webhook destinations (`ip`, `ip:port`, `[ipv6]:port`, comma-separated); unset: the system's. */
   WEBHOOK_DNS_SERVERS: z
     .string()
@@ -101,6 +103,10 @@ const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.P
     webhookLeaseSeconds: env.WEBHOOK_LEASE_SECONDS,
     /** How often lapsed deliveries are recovered. */
     webhookReapIntervalSeconds: env.WEBHOOK_REAP_INTERVAL_SECONDS,
+    /** Delivery attempts a worker process keeps in flight at once, whatever WORKER_CONCURRENCY is (decisions §17). */
+    webhookMaxInFlight: env.WEBHOOK_MAX_IN_FLIGHT,
+    /** Attempts of one endpoint a worker process keeps in flight at once (decisions §17). */
+    webhookEndpointMaxInFlight: env.WEBHOOK_ENDPOINT_MAX_IN_FLIGHT,
     /** Nameservers asked for webhook destinations; empty: the system's (`/etc/resolv.conf`). */
     webhookDnsServers: env.WEBHOOK_DNS_SERVERS,
     dbPoolSize: env.DB_POOL_SIZE,

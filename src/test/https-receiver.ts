@@ -14,6 +14,8 @@ type Behavior = { status: number; delayMs?: number; body?: string | Buffer; head
 export async function startReceiver(initial: Behavior = { status: 200 }) {
   let behavior = initial;
   const received: Received[] = [];
+  // Requests read and not yet answered, now and at most (the engine's per-endpoint limits are counted here).
+  const concurrency = { now: 0, max: 0 };
   const server = https.createServer(
     { key: fs.readFileSync(process.env.TEST_TLS_KEY ?? ""), cert: fs.readFileSync(process.env.TEST_TLS_CERT ?? "") },
     (req, res) => {
@@ -21,6 +23,9 @@ export async function startReceiver(initial: Behavior = { status: 200 }) {
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
         received.push({ headers: req.headers as Record<string, string>, rawBody: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now() });
+        concurrency.now++;
+        concurrency.max = Math.max(concurrency.max, concurrency.now);
+        res.on("close", () => concurrency.now--);
         const answer = () => {
           res.writeHead(behavior.status, { "content-type": "text/plain", ...behavior.headers });
           res.end(behavior.body ?? "ok");
@@ -35,10 +40,16 @@ export async function startReceiver(initial: Behavior = { status: 200 }) {
   return {
     url: `https://localhost:${port}/hook`,
     received,
+    concurrency,
     answer: (next: Behavior) => {
       behavior = next;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Requests still waiting for a delayed answer (a receiver that never answers) end with the server.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -91,7 +91,117 @@ export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUnt
     left join demand dm on dm.id = c.endpoint_id
     left join slots s on s.id = c.endpoint_id
     order by c.created_at, c.id`);
-  // Within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess.
+  return claimedFrom(rows);
+}
+
+/** What the dispatcher may take in one claim: its free attempts, and each endpoint's. */
+export type ClaimSlots = {
+  /** Deliveries this claim may take in all (the process's free attempts). */
+  limit: number;
+  /** Attempts of one endpoint a process keeps in flight (WEBHOOK_ENDPOINT_MAX_IN_FLIGHT). */
+  endpointLimit: number;
+  /** Attempts this process already holds, by endpoint id: those endpoints get only their remaining slots. */
+  busy: Record<string, number>;
+};
+
+/** Deliveries of endpoints that are not active parked, or of deleted ones ended, per claim and endpoint. */
+const PARK_PER_ENDPOINT = 500;
+
+/**
+ * The dispatcher's claim (docs/decisions.md, "Delivery engine: a dispatcher per worker"): the due
+ * deliveries of every endpoint, fairly, in one statement. The endpoints with waiting deliveries are
+ * found by a skip scan of `webhook_deliveries_due_idx` (one index probe per endpoint, whatever its
+ * backlog); each active endpoint gives at most its free slots of its oldest due deliveries (a
+ * LATERAL reading only those index entries, `FOR UPDATE SKIP LOCKED`, so several worker processes
+ * share the work and never take one delivery twice); then the first due delivery of every
+ * endpoint comes before the second of any, in an order drawn anew each claim, up to `limit`.
+ * The chosen ones are claimed with the lease and counted into their rate windows exactly as
+ * `claimDeliveries` does, and the same statement parks the scheduled tries of endpoints that are not
+ * `active` and ends the deliveries of deleted ones (at most 500 of each endpoint per claim).
+ */
+export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  if (slots.limit <= 0) return [];
+  const windowStart = new Date(now.getTime() - 60_000).toISOString();
+  const at = now.toISOString();
+  const waiting = sql.raw(`d.status in ('pending', 'retrying', 'rate_limited')`);
+  const rows = await db.execute<Row>(sql`
+    with recursive waiting_endpoints(id) as (
+      (select d.endpoint_id from webhook_deliveries d where ${waiting} order by d.endpoint_id limit 1)
+      union all
+      select (select d.endpoint_id from webhook_deliveries d where ${waiting} and d.endpoint_id > w.id order by d.endpoint_id limit 1)
+      from waiting_endpoints w where w.id is not null
+    ), busy as (
+      select key as id, value::int as n from jsonb_each_text(${JSON.stringify(slots.busy)}::jsonb)
+    ), endpoint as materialized (
+      select e.id, e.status, e.deleted_at is not null as deleted,
+        least(${slots.limit}::int, greatest(0, ${slots.endpointLimit}::int - coalesce(b.n, 0))) as free
+      from waiting_endpoints w join webhook_endpoints e on e.id = w.id left join busy b on b.id = e.id
+      where w.id is not null
+    ), picked as materialized (
+      select p.id, p.endpoint_id, p.rank from endpoint e cross join lateral (
+        select x.id, x.endpoint_id, row_number() over (order by x.due, x.id) as rank from (
+          select d.id, d.endpoint_id, coalesce(d.next_retry_at, d.created_at) as due
+          from webhook_deliveries d
+          where d.endpoint_id = e.id and ${waiting} and coalesce(d.next_retry_at, d.created_at) <= ${at}::timestamptz
+          order by coalesce(d.next_retry_at, d.created_at), d.id
+          limit e.free
+          for update of d skip locked
+        ) x
+      ) p
+      where e.status = 'active' and not e.deleted and e.free > 0
+    ), chosen as (
+      select id from picked order by rank, md5(endpoint_id || ${at}) limit ${slots.limit}::int
+    ), claimed as (
+      update webhook_deliveries d
+      set status = 'delivering', lease_expires_at = ${leaseUntil.toISOString()}::timestamptz, updated_at = ${at}::timestamptz
+      from chosen where d.id = chosen.id and ${waiting}
+      returning d.*
+    ), parked as (
+      update webhook_deliveries d set next_retry_at = null, updated_at = ${at}::timestamptz
+      where d.id in (
+        select p.id from endpoint e cross join lateral (
+          select d.id from webhook_deliveries d
+          where d.endpoint_id = e.id and ${waiting} and d.next_retry_at is not null and d.next_retry_at <= ${at}::timestamptz
+          limit ${PARK_PER_ENDPOINT} for update of d skip locked
+        ) p
+        where e.status <> 'active' and not e.deleted)
+      returning d.id
+    ), ended as (
+      update webhook_deliveries d
+      set status = 'failed', next_retry_at = null, last_attempt_failure_reason = ${WEBHOOK_MESSAGES.endpointDeleted}, updated_at = ${at}::timestamptz
+      where d.id in (
+        select p.id from endpoint e cross join lateral (
+          select d.id from webhook_deliveries d
+          where d.endpoint_id = e.id and ${waiting} and coalesce(d.next_retry_at, d.created_at) <= ${at}::timestamptz
+          limit ${PARK_PER_ENDPOINT} for update of d skip locked
+        ) p
+        where e.deleted)
+      returning d.id
+    ), demand as (
+      select c.endpoint_id as id, count(*)::int as n
+      from claimed c
+      group by c.endpoint_id
+    ), slots as (
+      insert into webhook_rate_windows as w (endpoint_id, started_at, count)
+      select id, ${at}::timestamptz, n from demand order by id
+      on conflict (endpoint_id) do update set
+        started_at = case when w.started_at <= ${windowStart}::timestamptz then excluded.started_at else w.started_at end,
+        count = case when w.started_at <= ${windowStart}::timestamptz then excluded.count else w.count + excluded.count end
+      returning w.endpoint_id as id, w.count
+    )
+    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added,
+      (select count(*) from parked) as _parked, (select count(*) from ended) as _ended
+    from claimed c
+    join webhook_endpoints e on e.id = c.endpoint_id
+    join webhook_events ev on ev.id = c.event_id
+    left join demand dm on dm.id = c.endpoint_id
+    left join slots s on s.id = c.endpoint_id
+    order by c.created_at, c.id`);
+  return claimedFrom(rows);
+}
+
+/** Claimed rows as attempts to make: within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess. */
+function claimedFrom(rows: readonly Row[]): ClaimedDelivery[] {
   const taken = new Map<string, number>();
   return rows.map((row) => {
     const endpointId = row.endpoint.id as string;

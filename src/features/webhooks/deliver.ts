@@ -49,16 +49,9 @@ export async function attemptDeliveries(ids: string[], clock: Clock = systemCloc
   const leaseUntil = addSeconds(now, lease);
   const claimed = await claimDeliveries(db, ids, now, leaseUntil);
   if (claimed.length === 0) return []; // delivered, failed, not yet due, or another worker has them
-  const deadline = AbortSignal.timeout(Math.max(0, Math.floor(lease * 1000 * BATCH_SHARE_OF_LEASE - (performance.now() - started))));
-  // spec: DNS is resolved (and checked) for every attempt; one lookup per host serves the batch,
-  // under the attempt's own 10 s budget and the batch's deadline.
-  const lookups = new Map<string, ReturnType<Resolve>>();
-  const resolve: Resolve = (host, signal) => {
-    const lookup = lookups.get(host) ?? resolveDestination(host, AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), deadline]));
-    lookups.set(host, lookup);
-    return beforeDeadline(lookup, signal);
-  };
-  const outcomes = await Promise.all(claimed.map((item) => attemptBeforeDeadline(db, item, now, resolve, deadline)));
+  const deadline = leaseDeadline(lease, started);
+  const resolve = batchResolver(deadline);
+  const outcomes = await Promise.all(claimed.map((item) => attemptClaimed(db, item, now, resolve, deadline)));
   const settled = await settleDeliveries(db, outcomes, leaseUntil);
   // A delivery is recorded in its event's transaction: its creation is the event's.
   observeWebhookAttempts(
@@ -66,6 +59,24 @@ export async function attemptDeliveries(ids: string[], clock: Clock = systemCloc
     settled.map((delivery) => delivery.status),
   );
   return settled;
+}
+
+/** The deadline of a claim's attempts: `BATCH_SHARE_OF_LEASE` of the lease, counted from `started` (before the claim). */
+export function leaseDeadline(lease: number, started: number): AbortSignal {
+  return AbortSignal.timeout(Math.max(0, Math.floor(lease * 1000 * BATCH_SHARE_OF_LEASE - (performance.now() - started))));
+}
+
+/**
+ * spec: DNS is resolved (and checked) for every attempt; one lookup per host serves the deliveries
+ * of one claim, under the attempt's own 10 s budget and the claim's deadline.
+ */
+export function batchResolver(deadline: AbortSignal): Resolve {
+  const lookups = new Map<string, ReturnType<Resolve>>();
+  return (host, signal) => {
+    const lookup = lookups.get(host) ?? resolveDestination(host, AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), deadline]));
+    lookups.set(host, lookup);
+    return beforeDeadline(lookup, signal);
+  };
 }
 
 /** One delivery, for callers (and tests) that drive a single delivery; undefined when nothing was due. */
@@ -79,7 +90,7 @@ export async function attemptDelivery(deliveryId: string, clock: Clock = systemC
  * secret that cannot be read, the database gone) or the deadline counts the attempt too, so a
  * delivery that cannot be sent reaches `failed` after 25 attempts instead of looping.
  */
-async function attemptBeforeDeadline(db: Db, item: ClaimedDelivery, now: Date, resolve: Resolve, deadline: AbortSignal): Promise<Outcome> {
+export async function attemptClaimed(db: Db, item: ClaimedDelivery, now: Date, resolve: Resolve, deadline: AbortSignal): Promise<Outcome> {
   const started = performance.now();
   try {
     return await beforeDeadline(attempt(db, item, now, resolve, deadline), deadline);

@@ -23,15 +23,26 @@ function activeSecrets(row: SecretColumns, now: Date): string[] {
 /** Decrypted secrets are reused for a few seconds: a rotation reaches every worker within that time. */
 const CACHE_MS = 5_000;
 const cache = new Map<string, { secrets: string[]; until: number }>();
+/** Reads in progress: the attempts of one claim to one owner share a single read (docs/decisions.md, "Delivery engine: a dispatcher per worker"). */
+const loading = new Map<string, Promise<string[]>>();
 
 /** spec Webhook signing secret: the owner's, or the provider subscription's for its endpoints. */
 export async function signingSecretsFor(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promise<string[]> {
   const key = endpoint.providerId !== null ? `provider:${endpoint.providerId}` : `owner:${endpoint.ownerId}`;
   const hit = cache.get(key);
   if (hit && hit.until > Date.now()) return hit.secrets;
-  const secrets = await loadSecrets(tx, endpoint, now);
-  cache.set(key, { secrets, until: Date.now() + CACHE_MS });
-  return secrets;
+  const running = loading.get(key);
+  if (running) return running;
+  const load = loadSecrets(tx, endpoint, now).then((secrets) => {
+    cache.set(key, { secrets, until: Date.now() + CACHE_MS });
+    return secrets;
+  });
+  loading.set(key, load);
+  try {
+    return await load;
+  } finally {
+    loading.delete(key);
+  }
 }
 
 async function loadSecrets(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promise<string[]> {
@@ -53,7 +64,10 @@ async function loadSecrets(tx: Tx, endpoint: WebhookEndpoint, now: Date): Promis
 
 /** Drops the cached secrets of these owners (a merge changes what they sign with). */
 export function forgetSigningSecrets(ownerIds: number[]): void {
-  for (const id of ownerIds) cache.delete(`owner:${id}`);
+  for (const id of ownerIds) {
+    cache.delete(`owner:${id}`);
+    loading.delete(`owner:${id}`);
+  }
 }
 
 /** Rotation: a new secret; the old one is still signed with for 24 hours. Returns the new secret. */

@@ -15,6 +15,11 @@ export type Outcome = {
   durationMs: number | null;
   lastAttemptFailureReason: string | null;
   nextRetryAt: Date | null;
+  /**
+   * The lease its claim took (the fencing token), when outcomes of several claims settle together
+   * (the dispatcher's batches); else the batch's `leaseUntil`.
+   */
+  leaseUntil?: Date;
   /** The HTTP try itself, when one was made (spec: every attempt is recorded). */
   attempt?: {
     number: number;
@@ -36,8 +41,8 @@ export function storable(text: string | null): string | null {
 
 /**
  * Records the attempts, settles every delivery of a batch and schedules the next tries (one job per
- * retry time), in one statement. A delivery is settled only while the lease taken by this claim
- * still holds it (`lease_expires_at` is the fencing token): when the reaper has already handed a
+ * retry time), in one statement. A delivery is settled only while the lease taken by its claim
+ * (its outcome's `leaseUntil`, else the batch's) still holds it (`lease_expires_at` is the fencing token): when the reaper has already handed a
  * lapsed delivery to another worker, the attempt is still recorded but the late result changes
  * nothing and schedules nothing.
  *
@@ -85,6 +90,7 @@ async function settle(db: Db, outcomes: Outcome[], leaseUntil: Date, withAttempt
     duration_ms: o.durationMs,
     last_attempt_failure_reason: storable(o.lastAttemptFailureReason),
     next_retry_at: o.nextRetryAt?.toISOString() ?? null,
+    lease_until: (o.leaseUntil ?? leaseUntil).toISOString(),
   }));
   const attempts = outcomes.flatMap(({ id, attempt }) =>
     attempt && withAttempts
@@ -106,7 +112,7 @@ async function settle(db: Db, outcomes: Outcome[], leaseUntil: Date, withAttempt
     with outcome as (
       select * from jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) as o(
         id text, status text, attempt_number int, last_attempted_at timestamptz, duration_ms int,
-        last_attempt_failure_reason text, next_retry_at timestamptz)
+        last_attempt_failure_reason text, next_retry_at timestamptz, lease_until timestamptz)
     ), attempts as (
       insert into webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, failure_reason, response_body_excerpt, request_headers)
       select a.delivery_id, a.number, a.started_at, a.duration_ms, a.response_status, a.failure_reason, a.response_body_excerpt, a.request_headers
@@ -120,7 +126,7 @@ async function settle(db: Db, outcomes: Outcome[], leaseUntil: Date, withAttempt
         last_attempt_failure_reason = o.last_attempt_failure_reason, next_retry_at = o.next_retry_at,
         lease_expires_at = null, updated_at = now()
       from outcome o
-      where d.id = o.id and d.status = 'delivering' and d.lease_expires_at = ${leaseUntil.toISOString()}::timestamptz
+      where d.id = o.id and d.status = 'delivering' and d.lease_expires_at = o.lease_until
       returning d.*
     ), jobs as (${deliveryJobsFrom(sql`select id, next_retry_at as run_at from settled where next_retry_at is not null`)}
     )

@@ -135,6 +135,16 @@ export const webhookDeliveries = pgTable(
     // began (docs/decisions.md, "Partner developer: endpoint health").
     index("webhook_deliveries_endpoint_attempted_idx").on(t.endpointId, t.status, t.lastAttemptedAt),
     index("webhook_deliveries_open_idx").on(t.endpointId).where(sql`${t.status} in ('pending', 'retrying', 'rate_limited', 'delivering')`),
+    // The dispatcher's fair claim (docs/decisions.md, "Delivery engine: a dispatcher per worker"): an
+    // endpoint's waiting deliveries by due time, so taking its oldest due ones reads just those rows
+    // however long its backlog, and the endpoints with waiting deliveries are found by a skip scan.
+    index("webhook_deliveries_due_idx")
+      .on(t.endpointId, sql`coalesce(${t.nextRetryAt}, ${t.createdAt})`, t.id)
+      .where(sql`${t.status} in ('pending', 'retrying', 'rate_limited')`),
+    // Scheduled tries of an endpoint that is not active, parked by the claim when they fall due.
+    index("webhook_deliveries_scheduled_idx")
+      .on(t.endpointId, t.nextRetryAt)
+      .where(sql`${t.status} in ('pending', 'retrying', 'rate_limited') and ${t.nextRetryAt} is not null`),
   ],
 );
 

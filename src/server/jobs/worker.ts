@@ -16,6 +16,13 @@ export type WorkerState = { mode: "inline" | "process" | "off"; running: boolean
 /** The job runner's own tasks, added to every worker's list. */
 export const SYSTEM_TASKS: readonly AnyTask[] = [systemNoop, systemUnlockStaleWorkers];
 
+/**
+ * Work a worker process runs beside graphile-worker's runner, started with it and stopped by
+ * `stopWorker` within the same shutdown budget (the webhook dispatcher: docs/decisions.md,
+ * "Delivery engine: a dispatcher per worker"). It survives a database restart on its own.
+ */
+export type WorkerService = { name: string; start(): void; stop(budgetMs: number): Promise<void> };
+
 type RunnerSpec = { url: string; mode: "inline" | "process"; tasks: readonly AnyTask[]; concurrency: number };
 
 /**
@@ -27,6 +34,7 @@ type Supervisor = {
   current?: Runner;
   pool?: WorkerPool;
   failedPools: string[];
+  services: readonly WorkerService[];
   /** Ends the pause between two runners at once (a stop). */
   wake?: () => void;
   done: Promise<void>;
@@ -79,13 +87,22 @@ async function databaseAnswers(): Promise<boolean> {
  * handed back (graphile-worker's `force_unlock_workers`) as soon as the database answers. A runner
  * that cannot start (the database is down) is retried the same way, so this returns at once either way.
  */
-export async function startWorker(url: string, mode: "inline" | "process", options: { tasks: readonly AnyTask[]; concurrency: number }): Promise<void> {
+export async function startWorker(
+  url: string,
+  mode: "inline" | "process",
+  options: { tasks: readonly AnyTask[]; concurrency: number; services?: readonly WorkerService[] },
+): Promise<void> {
   if (shared.supervisor) return;
   // What the drivers throw outside any caller while the database is away must not end the process.
   installDriverGuard();
   const spec: RunnerSpec = { url, mode, tasks: options.tasks, concurrency: options.concurrency };
   let finish = () => {};
-  const supervisor: Supervisor = { stopping: false, failedPools: [], done: new Promise<void>((resolve) => (finish = resolve)) };
+  const supervisor: Supervisor = {
+    stopping: false,
+    failedPools: [],
+    services: options.services ?? [],
+    done: new Promise<void>((resolve) => (finish = resolve)),
+  };
   shared.supervisor = supervisor;
   shared.state = { mode, running: false, restarts: 0 };
   shared.heartbeat = startHeartbeat(mode, () => shared.state.running);
@@ -95,6 +112,7 @@ export async function startWorker(url: string, mode: "inline" | "process", optio
   });
   if (first) await running(supervisor, first.runner);
   void supervise(supervisor, spec, first).finally(finish);
+  for (const service of supervisor.services) service.start();
   logger().info({ mode, concurrency: options.concurrency, started: first !== undefined }, "worker started");
 }
 
@@ -238,8 +256,14 @@ export async function stopWorker(): Promise<void> {
     supervisor.wake?.();
     const current = supervisor.current;
     const pool = supervisor.pool;
+    const budgetMs = getConfig().shutdownTimeoutSeconds * 1000;
+    // The services drain beside the runner, within the same budget.
+    const services = Promise.all(
+      supervisor.services.map((service) =>
+        service.stop(budgetMs).catch((error: unknown) => logger().error({ err: error, service: service.name }, "worker service did not stop cleanly")),
+      ),
+    );
     if (current) {
-      const budgetMs = getConfig().shutdownTimeoutSeconds * 1000;
       let timer: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
         current.stop().then(
@@ -256,6 +280,7 @@ export async function stopWorker(): Promise<void> {
         if (pool) await Promise.resolve(pool.forcefulShutdown("shutdown timeout")).catch(() => {});
       }
     }
+    await services;
     await Promise.race([supervisor.done, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   }
   shared.state = { ...shared.state, running: false };

@@ -115,6 +115,17 @@ function create() {
       buckets: DELAY_BUCKETS,
       registers,
     }),
+    attemptsInFlight: new Gauge({
+      name: "pis_webhook_attempts_in_flight",
+      help: "Webhook attempts this process holds (claimed and not yet settled)",
+      registers,
+    }),
+    attemptWait: new Histogram({
+      name: "pis_webhook_attempt_wait_seconds",
+      help: "Time from a webhook delivery falling due (its creation or its next_retry_at) to the start of its attempt",
+      buckets: DELAY_BUCKETS,
+      registers,
+    }),
     eligibility: new Histogram({
       name: "pis_prospect_eligibility_seconds",
       help: "Time from the write that put a prospect in processing to its eligibility decision",
@@ -255,6 +266,17 @@ export function observeWebhookAttempts(
     m.attemptDuration.observe(attempt.durationMs / 1000);
     if (attempt.number === 1) m.firstAttemptDelay.observe(Math.max(0, (attempt.startedAt.getTime() - attempt.eventCreatedAt.getTime()) / 1000));
   }
+}
+
+/** The dispatcher took (`delta` > 0) or settled (`delta` < 0) webhook attempts (docs/decisions.md, "Delivery engine: a dispatcher per worker"). */
+export function observeAttemptsInFlight(delta: number): void {
+  metrics().attemptsInFlight.inc(delta);
+}
+
+/** Claimed deliveries' waits, in seconds, from falling due to their attempt's start. */
+export function observeAttemptWaits(seconds: readonly number[]): void {
+  const m = metrics();
+  for (const wait of seconds) m.attemptWait.observe(Math.max(0, wait));
 }
 
 /** A prospect's eligibility decided: the time since the write that made it `processing`. */

@@ -1,0 +1,2 @@
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id",coalesce("next_retry_at", "created_at"),"id") WHERE "webhook_deliveries"."status" in ('pending', 'retrying', 'rate_limited');--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_scheduled_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_retry_at") WHERE "webhook_deliveries"."status" in ('pending', 'retrying', 'rate_limited') and "webhook_deliveries"."next_retry_at" is not null;

@@ -1,0 +1,197 @@
+import { inArray, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "../../server/db/client";
+import { receiversOfThisFile } from "../../test/https-receiver";
+import { Dispatcher } from "./dispatcher";
+import { emitEvents } from "./emit";
+import { webhookPartner } from "./webhook-test-helpers";
+import { webhookAttempts, webhookDeliveries } from "./webhooks.table";
+
+const receiver = receiversOfThisFile();
+const running: Dispatcher[] = [];
+
+/** A dispatcher of this test, stopped after it (attempts still in flight handed back at once). */
+function dispatcher(options: { maxInFlight?: number; endpointMaxInFlight?: number } = {}) {
+  const d = new Dispatcher({ maxInFlight: options.maxInFlight ?? 500, endpointMaxInFlight: options.endpointMaxInFlight ?? 10, pollMs: 100 });
+  running.push(d);
+  d.start();
+  return d;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((d) => d.stop(0)));
+  // Nothing of one test is due for the next one's dispatcher.
+  await (await getDb()).execute(
+    sql`update webhook_deliveries set status = 'failed', next_retry_at = null, lease_expires_at = null where status <> 'delivered'`,
+  );
+});
+
+/** A partner (its own owner) with one endpoint at `url`, and a way to emit `n` events to it in one statement. */
+async function partnerAt(url: string) {
+  const { owner, register } = await webhookPartner();
+  const endpointId = await register(url, ["prospect.created"]);
+  const emit = async (n: number) => {
+    const db = await getDb();
+    const inputs = Array.from({ length: n }, (_, i) => ({
+      ownerId: owner.id,
+      ownerSlug: owner.slug,
+      event: "prospect.created" as const,
+      data: { id: `p-${i}` },
+    }));
+    await emitEvents(db, inputs);
+  };
+  return { endpointId, emit };
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function statuses(endpointId: string) {
+  const rows = await (await getDb())
+    .select()
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.endpointId, [endpointId]));
+  const count = (status: string) => rows.filter((row) => row.status === status).length;
+  return { rows, count };
+}
+
+describe("the dispatcher: one partner's receiver never slows another's (shared decisions §17)", () => {
+  it("delivers another owner's event to a fast receiver while a hanging receiver's attempts are still in flight", async () => {
+    const hanging = await receiver({ status: 200, delayMs: 60_000 });
+    const fast = await receiver(200);
+    const b = await partnerAt(hanging.url);
+    const a = await partnerAt(fast.url);
+    const d = dispatcher();
+    await b.emit(30);
+    d.wake();
+    await until(() => hanging.received.length >= 10);
+    const sentAt = Date.now();
+    await a.emit(1);
+    d.wake();
+    await until(() => fast.received.length === 1, 9_000);
+    // Arrived while the hanging receiver still held its attempts (their 10 s budget not spent).
+    expect(hanging.concurrency.now).toBe(10);
+    expect(Date.now() - sentAt).toBeLessThan(9_000);
+    await until(async () => (await statuses(a.endpointId)).count("delivered") === 1, 5_000);
+    // The hanging endpoint's other deliveries wait their turn without an attempt.
+    expect(hanging.received).toHaveLength(10);
+    expect(hanging.concurrency.max).toBe(10);
+    const b_ = await statuses(b.endpointId);
+    expect(b_.count("delivering")).toBe(10);
+    expect(b_.rows.filter((row) => row.status === "pending" && row.attemptNumber === 0)).toHaveLength(20);
+  });
+
+  it("never holds more attempts of one endpoint than WEBHOOK_ENDPOINT_MAX_IN_FLIGHT, and delivers them all", async () => {
+    const slow = await receiver({ status: 200, delayMs: 150 });
+    const p = await partnerAt(slow.url);
+    const d = dispatcher({ endpointMaxInFlight: 4 });
+    await p.emit(40);
+    d.wake();
+    await until(async () => (await statuses(p.endpointId)).count("delivered") === 40);
+    expect(slow.concurrency.max).toBe(4);
+    expect(slow.received).toHaveLength(40);
+    expect(new Set(slow.received.map((r) => r.headers["x-webhook-delivery"])).size).toBe(40);
+  });
+
+  it("never holds more attempts in all than WEBHOOK_MAX_IN_FLIGHT", async () => {
+    const hooks = await Promise.all(Array.from({ length: 4 }, () => receiver({ status: 200, delayMs: 150 })));
+    const partners = await Promise.all(hooks.map((hook) => partnerAt(hook.url)));
+    const d = dispatcher({ maxInFlight: 7, endpointMaxInFlight: 10 });
+    let most = 0;
+    const sampler = setInterval(() => {
+      most = Math.max(
+        most,
+        d.inFlight,
+        hooks.reduce((sum, hook) => sum + hook.concurrency.now, 0),
+      );
+    }, 5);
+    try {
+      for (const p of partners) await p.emit(12);
+      d.wake();
+      for (const p of partners) await until(async () => (await statuses(p.endpointId)).count("delivered") === 12);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(7);
+    expect(hooks.reduce((sum, hook) => sum + hook.concurrency.max, 0)).toBeGreaterThan(1);
+  });
+
+  it("takes endpoints in turn: a 5,000-delivery backlog of one endpoint does not stand in front of a new delivery to another", async () => {
+    const busy = await receiver({ status: 200, delayMs: 100 });
+    const other = await receiver(200);
+    const backlog = await partnerAt(busy.url);
+    const fresh = await partnerAt(other.url);
+    await backlog.emit(5_000);
+    const d = dispatcher({ maxInFlight: 20, endpointMaxInFlight: 10 });
+    d.wake();
+    await until(() => busy.received.length >= 10);
+    await fresh.emit(1);
+    d.wake();
+    await until(() => other.received.length === 1, 10_000);
+    // Ten at a time, 100 ms each: the backlog has barely started.
+    expect(busy.received.length).toBeLessThan(500);
+    expect(busy.concurrency.max).toBeLessThanOrEqual(10);
+  });
+
+  it("drains on stop: the attempts in flight finish and are settled, and nothing more is claimed", async () => {
+    const slow = await receiver({ status: 200, delayMs: 400 });
+    const p = await partnerAt(slow.url);
+    const d = new Dispatcher({ maxInFlight: 500, endpointMaxInFlight: 5, pollMs: 100 });
+    d.start();
+    await p.emit(8);
+    d.wake();
+    await until(() => slow.received.length === 5);
+    await d.stop(10_000);
+    expect(d.inFlight).toBe(0);
+    const after = await statuses(p.endpointId);
+    expect(after.count("delivered")).toBe(5);
+    expect(after.count("pending")).toBe(3);
+    expect(after.count("delivering")).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(slow.received).toHaveLength(5);
+  });
+
+  it("hands back the attempts still unanswered at the stop's budget: due again, their attempt not counted", async () => {
+    const hanging = await receiver({ status: 200, delayMs: 60_000 });
+    const p = await partnerAt(hanging.url);
+    const d = new Dispatcher({ maxInFlight: 500, endpointMaxInFlight: 10, pollMs: 100 });
+    d.start();
+    await p.emit(3);
+    d.wake();
+    await until(() => hanging.received.length === 3);
+    const stopped = Date.now();
+    await d.stop(1_500);
+    expect(Date.now() - stopped).toBeLessThan(8_000);
+    const after = await statuses(p.endpointId);
+    expect(after.rows.map((row) => [row.status, row.attemptNumber, row.leaseExpiresAt])).toEqual([
+      ["pending", 0, null],
+      ["pending", 0, null],
+      ["pending", 0, null],
+    ]);
+    const ids = after.rows.map((row) => row.id);
+    expect(await (await getDb()).select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids))).toEqual([]);
+  });
+
+  it("two dispatchers on one database never attempt one delivery twice", async () => {
+    const hooks = await Promise.all(Array.from({ length: 3 }, () => receiver(200)));
+    const partners = await Promise.all(hooks.map((hook) => partnerAt(hook.url)));
+    for (const p of partners) await p.emit(150);
+    const first = dispatcher({ maxInFlight: 40 });
+    const second = dispatcher({ maxInFlight: 40 });
+    first.wake();
+    second.wake();
+    for (const p of partners) await until(async () => (await statuses(p.endpointId)).count("delivered") === 150, 30_000);
+    const sent = hooks.flatMap((hook) => hook.received.map((r) => r.headers["x-webhook-delivery"]));
+    expect(sent).toHaveLength(450);
+    expect(new Set(sent).size).toBe(450);
+    const ids = (await Promise.all(partners.map((p) => statuses(p.endpointId)))).flatMap((s) => s.rows.map((row) => row.id));
+    const attempts = await (await getDb()).select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids));
+    expect(attempts).toHaveLength(450);
+  });
+});

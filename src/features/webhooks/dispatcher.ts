@@ -1,0 +1,296 @@
+import { AsyncResource } from "node:async_hooks";
+import { setMaxListeners } from "node:events";
+import { getConfig } from "../../server/config";
+import { getDb } from "../../server/db/client";
+import { restartDelayMs } from "../../server/jobs/worker";
+import { logger } from "../../server/log";
+import { observeAttemptsInFlight, observeAttemptWaits, observeWebhookAttempts } from "../../server/observability/metrics";
+import { tracingOn } from "../../server/observability/tracing";
+import { type ClaimedDelivery, claimDueDeliveries } from "./claim";
+import { attemptClaimed, batchResolver, leaseDeadline, leaseSeconds } from "./deliver";
+import { LEASE_FAILURE } from "./http-post";
+import { type Outcome, settleDeliveries } from "./settle";
+
+export type DispatcherOptions = {
+  /** Attempts held at once (WEBHOOK_MAX_IN_FLIGHT). */
+  maxInFlight: number;
+  /** Attempts of one endpoint held at once (WEBHOOK_ENDPOINT_MAX_IN_FLIGHT). */
+  endpointMaxInFlight: number;
+  /** The backstop: an idle dispatcher claims at least this often, whatever woke it or not. */
+  pollMs?: number;
+};
+
+/** Settled outcomes wait this long for company before their batch's statement (unless the batch is full). */
+const SETTLE_DELAY_MS = 2;
+const SETTLE_BATCH = 500;
+const DEFAULT_POLL_MS = 1_000;
+/** Trace contexts of woken deliveries kept for their attempt (traces on only); older ones are dropped. */
+const MAX_TRACE_CONTEXTS = 10_000;
+
+type Held = { item: ClaimedDelivery; leaseUntil: Date };
+
+/**
+ * The delivery engine of one worker process (docs/decisions.md, "Delivery engine: a dispatcher per
+ * worker"; shared decisions §17). An attempt waiting on a receiver holds a socket and one of
+ * `maxInFlight` slots, nothing else: no job slot, no database connection, no batch of other
+ * endpoints' deliveries. The loop claims due deliveries fairly across endpoints (at most
+ * `endpointMaxInFlight` of one endpoint held at once, `claimDueDeliveries`), starts each attempt as
+ * a plain promise, and settles finished attempts in batches, each delivery fenced by its own lease,
+ * so one endpoint's slow answer never delays another's settle. It is woken by the delivery jobs the
+ * statements writing deliveries add in their transaction (`webhook_delivery__attempt`), by freed
+ * slots, and by a poll as the backstop; a claim the database refuses is tried again after the worker's
+ * capped backoff, so the dispatcher outlives a database restart.
+ */
+export class Dispatcher {
+  private stopping = false;
+  private held = 0;
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly toSettle: { outcome: Outcome; held: Held }[] = [];
+  private settling: Promise<void> | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private wanted = true;
+  private resume: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private readonly stopAttempts = new AbortController();
+  private readonly traces = new Map<string, <T>(run: () => T) => T>();
+  private idle: (() => void) | undefined;
+  private readonly pollMs: number;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    setMaxListeners(0, this.stopAttempts.signal);
+  }
+
+  start(): void {
+    this.loop ??= this.run().catch((error: unknown) => logger().error({ err: error }, "webhook dispatcher stopped"));
+  }
+
+  /** Attempts held now (claimed and not yet settled). */
+  get inFlight(): number {
+    return this.held;
+  }
+
+  /**
+   * Due deliveries may be waiting: claim soon. `deliveryIds` (a delivery job's) carry the job's trace
+   * context to their attempts when traces are on (docs/decisions.md, Traces).
+   */
+  wake(deliveryIds: readonly string[] = []): void {
+    if (this.stopping) return;
+    if (deliveryIds.length && tracingOn()) {
+      // The caller's async context (the job's span), entered again around the attempt.
+      const inContext = AsyncResource.bind(<T>(run: () => T) => run());
+      for (const id of deliveryIds) this.traces.set(id, inContext);
+      for (const id of this.traces.keys()) {
+        if (this.traces.size <= MAX_TRACE_CONTEXTS) break;
+        this.traces.delete(id);
+      }
+    }
+    this.wanted = true;
+    this.resume?.();
+  }
+
+  /**
+   * Stops claiming; the attempts in flight finish within `budgetMs` and are settled. Those still
+   * unanswered then are handed back: their delivery waits again, due now, its attempt not counted.
+   */
+  async stop(budgetMs: number): Promise<void> {
+    this.stopping = true;
+    this.resume?.();
+    await this.loop;
+    if (!(await this.drained(Math.max(0, budgetMs - 1_000)))) {
+      logger().warn({ attempts: this.held }, "webhook attempts still in flight at the shutdown timeout: handed back");
+      this.stopAttempts.abort();
+      await this.drained(5_000);
+    }
+  }
+
+  private drained(ms: number): Promise<boolean> {
+    if (this.held === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.idle = undefined;
+        resolve(false);
+      }, ms);
+      this.idle = () => {
+        clearTimeout(timer);
+        this.idle = undefined;
+        resolve(true);
+      };
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { maxInFlight } = this.options;
+    // Slots freed one at a time are claimed together: a claim per few settled attempts, not per one.
+    const claimAtLeast = Math.max(1, Math.min(50, Math.floor(maxInFlight / 10)));
+    let failures = 0;
+    while (!this.stopping) {
+      const free = maxInFlight - this.held;
+      if (!this.wanted || free <= 0 || (free < claimAtLeast && this.held > 0)) {
+        await this.pause(this.wanted ? undefined : this.pollMs);
+        if (!this.wanted && free > 0) this.wanted = true; // the poll: look again
+        continue;
+      }
+      this.wanted = false;
+      try {
+        const claimed = await this.claim(free);
+        failures = 0;
+        // More may be due: look again as soon as slots allow (a claim finding nothing ends that).
+        if (claimed > 0) this.wanted = true;
+      } catch (error) {
+        failures++;
+        this.wanted = true;
+        const nextInMs = restartDelayMs(failures);
+        logger().warn({ err: error, failures, nextInMs }, "webhook claim failed: trying again");
+        await this.pause(nextInMs, true);
+      }
+    }
+  }
+
+  /** Waits for a wake (or a freed slot), or `ms`; `fixed`: only `ms` (a backoff), or a stop. */
+  private pause(ms: number | undefined, fixed = false): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
+      const self = this;
+      function done() {
+        if (timer) clearTimeout(timer);
+        self.resume = undefined;
+        resolve();
+      }
+      this.resume = fixed ? () => this.stopping && done() : done;
+    });
+  }
+
+  private async claim(free: number): Promise<number> {
+    const started = performance.now();
+    const db = await getDb();
+    const now = new Date();
+    const lease = leaseSeconds();
+    const leaseUntil = new Date(now.getTime() + lease * 1000);
+    const busy = Object.fromEntries(this.perEndpoint);
+    const claimed = await claimDueDeliveries(db, { limit: free, endpointLimit: this.options.endpointMaxInFlight, busy }, now, leaseUntil);
+    if (claimed.length === 0) return 0;
+    this.held += claimed.length;
+    observeAttemptsInFlight(claimed.length);
+    observeAttemptWaits(claimed.map(({ delivery }) => (now.getTime() - (delivery.nextRetryAt ?? delivery.createdAt).getTime()) / 1000));
+    const deadline = AbortSignal.any([leaseDeadline(lease, started), this.stopAttempts.signal]);
+    // Every attempt of the claim listens to it (hundreds): not a leak.
+    setMaxListeners(0, deadline);
+    const resolve = batchResolver(deadline);
+    for (const item of claimed) {
+      this.perEndpoint.set(item.endpoint.id, (this.perEndpoint.get(item.endpoint.id) ?? 0) + 1);
+      const held = { item, leaseUntil };
+      const inContext = this.traces.get(item.delivery.id);
+      this.traces.delete(item.delivery.id);
+      const attempt = () => attemptClaimed(db, item, now, resolve, deadline);
+      (inContext ? inContext(attempt) : attempt()).then(
+        (outcome) => this.finished(held, outcome),
+        // attemptClaimed never throws; should it, the lease lapses and the reaper counts the attempt.
+        (error: unknown) => {
+          logger().error({ err: error, delivery_id: item.delivery.id }, "webhook attempt failed");
+          this.release([held]);
+        },
+      );
+    }
+    return claimed.length;
+  }
+
+  private finished(held: Held, outcome: Outcome): void {
+    const handedBack = this.stopAttempts.signal.aborted && outcome.attempt?.failureReason?.startsWith(LEASE_FAILURE) === true;
+    this.toSettle.push({ outcome: { ...(handedBack ? handBack(held.item) : outcome), leaseUntil: held.leaseUntil }, held });
+    if (this.toSettle.length >= SETTLE_BATCH) this.settleSoon(0);
+    else this.settleSoon(SETTLE_DELAY_MS);
+  }
+
+  /** One settle statement at a time; outcomes finishing meanwhile form the next batch. */
+  private settleSoon(delayMs: number): void {
+    if (this.settling) return;
+    if (this.settleTimer && delayMs > 0) return;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.settling = this.settleAll().finally(() => {
+        this.settling = undefined;
+        if (this.toSettle.length) this.settleSoon(this.toSettle.length >= SETTLE_BATCH ? 0 : SETTLE_DELAY_MS);
+      });
+    }, delayMs);
+  }
+
+  private async settleAll(): Promise<void> {
+    const batch = this.toSettle.splice(0, SETTLE_BATCH);
+    if (batch.length === 0) return;
+    try {
+      const db = await getDb();
+      // Per delivery on a batch failure (settleDeliveries); never throws for a delivery's sake.
+      const settled = await settleDeliveries(
+        db,
+        batch.map(({ outcome }) => outcome),
+        batch[0].held.leaseUntil,
+      );
+      const created = new Map(batch.map(({ held }) => [held.item.delivery.id, held.item.delivery.createdAt]));
+      observeWebhookAttempts(
+        batch.flatMap(({ outcome }) => (outcome.attempt ? [{ ...outcome.attempt, eventCreatedAt: created.get(outcome.id) as Date }] : [])),
+        settled.map((delivery) => delivery.status),
+      );
+    } catch (error) {
+      // The database is away: the reaper counts these attempts when their leases lapse.
+      logger().error({ err: error, deliveries: batch.length }, "webhook attempts could not be settled");
+    } finally {
+      this.release(batch.map(({ held }) => held));
+    }
+  }
+
+  private release(done: readonly Held[]): void {
+    for (const { item } of done) {
+      const left = (this.perEndpoint.get(item.endpoint.id) ?? 1) - 1;
+      if (left > 0) this.perEndpoint.set(item.endpoint.id, left);
+      else this.perEndpoint.delete(item.endpoint.id);
+    }
+    this.held -= done.length;
+    observeAttemptsInFlight(-done.length);
+    if (this.held === 0) this.idle?.();
+    // Freed slots may take the waiting deliveries (of a capped endpoint too).
+    this.wake();
+  }
+}
+
+/** An attempt cut by the stop: its delivery waits again, due now, the attempt not counted. */
+function handBack({ delivery }: ClaimedDelivery): Outcome {
+  return {
+    id: delivery.id,
+    status: delivery.attemptNumber === 0 ? "pending" : "retrying",
+    attemptNumber: delivery.attemptNumber,
+    lastAttemptedAt: delivery.lastAttemptedAt,
+    durationMs: delivery.durationMs,
+    lastAttemptFailureReason: delivery.lastAttemptFailureReason,
+    nextRetryAt: new Date(),
+  };
+}
+
+// Next.js bundles its pages apart from the modules scripts/serve.ts imports: the dispatcher lives on
+// globalThis so the delivery task's handler finds the one the worker started, in any copy of this module.
+const slot = globalThis as unknown as { [key: symbol]: Dispatcher | undefined };
+const KEY = Symbol.for("pis.webhook-dispatcher");
+
+/** This process's dispatcher, when its worker runs one. */
+export function runningDispatcher(): Dispatcher | undefined {
+  return slot[KEY];
+}
+
+/** The worker service (src/server/jobs/worker.ts) that runs this process's dispatcher with the worker. */
+export const webhookDispatcherService = {
+  name: "webhook-dispatcher",
+  start(): void {
+    if (slot[KEY]) return;
+    const config = getConfig();
+    const dispatcher = new Dispatcher({ maxInFlight: config.webhookMaxInFlight, endpointMaxInFlight: config.webhookEndpointMaxInFlight });
+    slot[KEY] = dispatcher;
+    dispatcher.start();
+  },
+  async stop(budgetMs: number): Promise<void> {
+    const dispatcher = slot[KEY];
+    // Kept in place while it drains: a delivery job run meanwhile only wakes it (a no-op while stopping).
+    await dispatcher?.stop(budgetMs);
+    if (slot[KEY] === dispatcher) slot[KEY] = undefined;
+  },
+};
