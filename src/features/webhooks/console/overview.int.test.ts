@@ -65,6 +65,35 @@ describe("console overview (docs/decisions.md, Console: UI kit, prospects, overv
     expect(overview.failing_endpoints.map((endpoint) => endpoint.id)).not.toContain(healthyId);
   });
 
+  it("lists the endpoints holding the most attempts in flight, counted from the database (every worker's), most first", async () => {
+    const partner = await prospectPartner();
+    const hook = await receiver(200);
+    const register = async (name: string) => {
+      const answer = await call<{ endpoint: { id: string } }>("POST", `${partner.base}/webhooks/endpoints`, {
+        token: partner.token,
+        body: { endpoint: { name, destination_url: hook.url, events: ["prospect.created"] } },
+      });
+      return answer.body.endpoint.id;
+    };
+    const busy = await register("busy");
+    const quieter = await register("quieter");
+    await register("idle");
+    for (let i = 0; i < 3; i++) await partner.post(completeProspect(partner.source, unique("fl")));
+    const db = await getDb();
+    // As claims by two worker processes leave them: three of one endpoint's deliveries, one of another's.
+    await db.execute(sql`
+      update webhook_deliveries set status = 'delivering', lease_expires_at = now() + interval '30 seconds'
+      where endpoint_id = ${busy} or id = (select min(id) from webhook_deliveries where endpoint_id = ${quieter})`);
+    const overview = await (await caller("account_manager")).overview.deliveries();
+    expect(overview.endpoints_in_flight).toEqual([
+      expect.objectContaining({ id: busy, name: "busy", owner_slug: partner.owner.slug, status: "active", in_flight: 3 }),
+      expect.objectContaining({ id: quieter, name: "quieter", in_flight: 1 }),
+    ]);
+    expect(Number.isNaN(Date.parse(overview.endpoints_in_flight[0].oldest_since))).toBe(false);
+    await db.execute(sql`update webhook_deliveries set status = 'failed', lease_expires_at = null where status = 'delivering'`);
+    expect((await (await caller()).overview.deliveries()).endpoints_in_flight).toEqual([]);
+  });
+
   it("both roles read it; an anonymous caller gets UNAUTHORIZED", async () => {
     await expect((await caller("operator")).overview.deliveries()).resolves.toHaveProperty("hourly");
     await expect((await caller("account_manager")).overview.deliveries()).resolves.toHaveProperty("hourly");

@@ -46,6 +46,21 @@ export const deliveryOverview = z.object({
       last_failure_reason: z.string().nullable(),
     }),
   ),
+  /**
+   * The endpoints holding the most attempts in flight now (deliveries `delivering`, counted in the
+   * database so every worker process's attempts show), most first; since when the oldest was claimed.
+   */
+  endpoints_in_flight: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      destination_url: z.string(),
+      status: z.enum(ENDPOINT_STATUSES),
+      owner_slug: z.string().nullable(),
+      in_flight: z.number().int(),
+      oldest_since: z.string(),
+    }),
+  ),
 });
 
 export type DeliveryOverview = z.infer<typeof deliveryOverview>;
@@ -56,7 +71,7 @@ const iso = (value: unknown) => (value === null || value === undefined ? null : 
 
 /**
  * The console's overview (docs/decisions.md, "Console: UI kit, prospects, overview, audit"): delivery success rate and latency per hour over the last
- * 24 hours, the queue's depth and the failing endpoints. Reads attempts by `started_at`.
+ * 24 hours, the queue's depth, the failing endpoints and the endpoints holding the most attempts in flight. Reads attempts by `started_at`.
  */
 export async function deliveryOverviewOf(db: Tx): Promise<DeliveryOverview> {
   const hourly = await db.execute<{ hour: Date | string; attempts: number; succeeded: number; p50: number | null; p95: number | null }>(sql`
@@ -124,6 +139,26 @@ export async function deliveryOverviewOf(db: Tx): Promise<DeliveryOverview> {
     order by r.last_failure_at desc nulls last, coalesce(r.failed_attempts, 0) desc, ep.id
     limit 10`);
 
+  // Only `delivering` rows, through their partial index (webhook_deliveries_lease_idx): as many as are in flight.
+  const inFlight = await db.execute<{
+    id: string;
+    name: string;
+    destination_url: string;
+    status: (typeof ENDPOINT_STATUSES)[number];
+    owner_slug: string | null;
+    in_flight: number;
+    oldest_since: Date | string;
+  }>(sql`
+    select ep.id, ep.name, ep.destination_url, ep.status, o.slug as owner_slug, f.in_flight, f.oldest_since
+    from (
+      select endpoint_id, count(*)::int as in_flight, min(updated_at) as oldest_since
+      from webhook_deliveries where status = 'delivering' group by endpoint_id
+      order by 2 desc, 1 limit 10
+    ) f
+    join webhook_endpoints ep on ep.id = f.endpoint_id
+    left join property_owners o on o.id = ep.owner_id
+    order by f.in_flight desc, ep.id`);
+
   const hours = [...hourly].map((row) => ({
     hour: iso(row.hour) as string,
     attempts: Number(row.attempts),
@@ -160,5 +195,6 @@ export async function deliveryOverviewOf(db: Tx): Promise<DeliveryOverview> {
       failed_attempts: Number(row.failed_attempts),
       last_failure_at: iso(row.last_failure_at),
     })),
+    endpoints_in_flight: [...inFlight].map((row) => ({ ...row, in_flight: Number(row.in_flight), oldest_since: iso(row.oldest_since) as string })),
   };
 }

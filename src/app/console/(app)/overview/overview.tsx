@@ -6,6 +6,7 @@ import { LatencyChart, ms, percent, SuccessRateChart } from "./charts";
 
 type Overview = ConsoleOutputs["overview"]["deliveries"];
 type Endpoint = Overview["failing_endpoints"][number];
+type Busy = Overview["endpoints_in_flight"][number];
 
 function Stat({ label, value, detail }: { label: string; value: string; detail?: string }) {
   return (
@@ -55,6 +56,28 @@ const endpointColumns = (canReadDeliveries: boolean): ColumnDef<Endpoint>[] => [
   },
 ];
 
+const inFlightColumns = (canReadDeliveries: boolean): ColumnDef<Busy>[] => [
+  {
+    accessorKey: "name",
+    header: "Endpoint",
+    cell: ({ row }) => (
+      <>
+        {canReadDeliveries ? (
+          <Link href={`/console/deliveries?endpoint=${encodeURIComponent(row.original.id)}&status=delivering`}>{row.original.name}</Link>
+        ) : (
+          row.original.name
+        )}
+        <br />
+        <small className="muted">{row.original.destination_url}</small>
+      </>
+    ),
+  },
+  { accessorKey: "owner_slug", header: "Owner", cell: ({ getValue }) => getValue<string | null>() ?? "provider" },
+  { accessorKey: "status", header: "Status", cell: ({ getValue }) => <Badge status={getValue<string>()} /> },
+  { accessorKey: "in_flight", header: "Attempts in flight" },
+  { accessorKey: "oldest_since", header: "Oldest since", cell: ({ getValue }) => formatDateTime(getValue<string>()) },
+];
+
 /** Figures refresh every 30 seconds while the page is open. */
 export function Overview() {
   const trpc = useTRPC();
@@ -100,6 +123,14 @@ export function Overview() {
         columns={endpointColumns(canReadDeliveries)}
         data={data.failing_endpoints}
         empty="No endpoint failed in the last 24 hours."
+        getRowId={(row) => row.id}
+      />
+      <h2>Attempts in flight</h2>
+      <DataTable
+        label="Endpoints holding the most attempts in flight"
+        columns={inFlightColumns(canReadDeliveries)}
+        data={data.endpoints_in_flight}
+        empty="No attempt is in flight."
         getRowId={(row) => row.id}
       />
       <p className="muted">Updated {formatDateTime(data.generated_at)}.</p>
