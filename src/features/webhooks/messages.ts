@@ -1,6 +1,7 @@
 export const WEBHOOK_MESSAGES = {
   invalid: "Webhook endpoint is invalid",
   httpsOnly: "must be an HTTPS URL",
+  blockedDestination: "the destination resolves to a blocked address (loopback, private, link-local or metadata)",
   privateDestination: "must not point to a loopback, private, link-local or metadata address",
   unknownEvent: (name: string) => `is not an event name: ${name}`,
   noEvents: "must list at least one event",
