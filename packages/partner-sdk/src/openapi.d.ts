@@ -1033,7 +1033,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -1081,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint (provider)
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -5428,6 +5428,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5603,6 +5618,21 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
