@@ -220,7 +220,17 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
     const unsigned = await fresh.goto("/portal");
     await expect(fresh.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
     expect(unsigned?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    // The link opens once (docs/decisions.md, "Second security review"): another browser gets nothing from it.
+    expect((await fresh.goto(session.url))?.status()).toBe(403);
+    await expect(fresh.getByRole("heading", { name: "Portal link already used" })).toBeVisible();
     await fresh.close();
+
+    // Sign out ends the session on the server: the portal is closed, a reload too.
+    await page.goto("/portal");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
+    await page.goto(`/portal/endpoints/${endpoint.id}`);
+    await expect(page.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
   } finally {
     await sql.end();
     await api.dispose();
