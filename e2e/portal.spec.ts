@@ -56,6 +56,8 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
   page,
   browser,
 }) => {
+  // One long walk through the portal (a dozen pages and four actions) on a shared machine.
+  test.setTimeout(180_000);
   const receiver = await flippableReceiver();
   const api = await partnerApi();
   const sql = connectPostgres(JSON.parse(fs.readFileSync(path.join(E2E_DATA_DIR, "postgres.json"), "utf8")).url, { max: 1, onnotice: () => {} });
