@@ -56,6 +56,8 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
   page,
   browser,
 }) => {
+  // One long walk through the portal (a dozen pages and four actions) on a shared machine.
+  test.setTimeout(180_000);
   const receiver = await flippableReceiver();
   const api = await partnerApi();
   const sql = connectPostgres(JSON.parse(fs.readFileSync(path.join(E2E_DATA_DIR, "postgres.json"), "utf8")).url, { max: 1, onnotice: () => {} });
@@ -73,7 +75,8 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
       endpoint: { name: "Another owner's hook", destination_url: receiver.url, events: ["prospect.created"] },
     });
 
-    const session = await api.post(`/partners/${owner}/portal_sessions`, {});
+    // Framed in the partner's admin only because the session asks for it (docs/decisions.md, "Second security review").
+    const session = await api.post(`/partners/${owner}/portal_sessions`, { frame_ancestors: [ADMIN_ORIGIN] });
     expect(session.status_code).toBe(201);
     const entered = await page.goto(session.url);
     // The token leaves the address bar: the first visit traded it for the cookie.
@@ -219,7 +222,17 @@ test("a partner opens the portal from its session URL, reads an endpoint and a d
     const unsigned = await fresh.goto("/portal");
     await expect(fresh.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
     expect(unsigned?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    // The link opens once (docs/decisions.md, "Second security review"): another browser gets nothing from it.
+    expect((await fresh.goto(session.url))?.status()).toBe(403);
+    await expect(fresh.getByRole("heading", { name: "Portal link already used" })).toBeVisible();
     await fresh.close();
+
+    // Sign out ends the session on the server: the portal is closed, a reload too.
+    await page.goto("/portal");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
+    await page.goto(`/portal/endpoints/${endpoint.id}`);
+    await expect(page.getByRole("heading", { name: "Portal session ended" })).toBeVisible();
   } finally {
     await sql.end();
     await api.dispose();

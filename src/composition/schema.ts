@@ -19,6 +19,7 @@ export * from "../features/policies/documents/policy-documents.table";
 export * from "../features/policies/policies.table";
 export * from "../features/policies/revisions/policy-revisions.table";
 export * from "../features/policies/status/status-changes.table";
+export * from "../features/portal/portal-sessions.table";
 export * from "../features/prospects/prospects.table";
 export * from "../features/prospects/sources.table";
 export * from "../features/roster/address-history.table";

@@ -13,6 +13,10 @@ import { databaseUrl, getDb } from "./db/client";
  */
 const PORT = 5011;
 const health = `http://127.0.0.1:${PORT}`;
+/** The reasons are told only to `METRICS_TOKEN` (docs/decisions.md, Second security review). */
+const METRICS_TOKEN = "health-test-metrics-token";
+const trusted = { authorization: `Bearer ${METRICS_TOKEN}` };
+const readyz = (base: string) => getJson(`${base}/readyz`, trusted);
 let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
 afterAll(async () => {
   await database?.stop().catch(() => {});
@@ -31,15 +35,16 @@ describe("worker readiness (decisions §14, Health)", () => {
       ...process.env,
       DATABASE_URL: database.url,
       WORKER_HEALTH_PORT: String(PORT),
+      METRICS_TOKEN,
       LOG_LEVEL: "info",
     });
     await until(
-      async () => (await getJson(`${health}/readyz`))?.status === 200,
+      async () => (await readyz(health))?.status === 200,
       90_000,
       () => worker.output(),
     );
     expect(await getJson(`${health}/healthz`)).toEqual({ status: 200, body: { status: "ok" } });
-    expect(await getJson(`${health}/readyz`)).toEqual({
+    expect(await readyz(health)).toEqual({
       status: 200,
       body: { status: "ok", checks: { database: "ok", migrations: "ok", worker: "ok", queue: "ok", shutdown: "ok" } },
     });
@@ -48,23 +53,27 @@ describe("worker readiness (decisions §14, Health)", () => {
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     const [newest] = await sql<{ id: number; hash: string; created_at: string }[]>`
       delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations) returning id, hash, created_at`;
-    await until(async () => (await getJson(`${health}/readyz`))?.status === 503, 5_000);
-    const missing = await getJson(`${health}/readyz`);
+    await until(async () => (await readyz(health))?.status === 503, 5_000);
+    const missing = await readyz(health);
     expect(missing?.body).toMatchObject({
       status: "unavailable",
       checks: { database: "ok", migrations: `not applied: ${newestMigrationTag()}`, shutdown: "ok" },
     });
     await sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${newest.id}, ${newest.hash}, ${newest.created_at})`;
-    await until(async () => (await getJson(`${health}/readyz`))?.status === 200, 5_000);
+    await until(async () => (await readyz(health))?.status === 200, 5_000);
     await sql.end();
 
     // The database stops: readiness says so within its check's bound (no hang); liveness still answers.
     await database.stop();
     const began = Date.now();
-    await until(async () => (await getJson(`${health}/readyz`))?.status === 503, 10_000);
+    await until(async () => (await readyz(health))?.status === 503, 10_000);
     expect(Date.now() - began).toBeLessThan(5_000);
-    const down = await getJson(`${health}/readyz`);
+    const down = await readyz(health);
     expect(down?.body).toMatchObject({ status: "unavailable", checks: { database: expect.stringMatching(/^unreachable/), shutdown: "ok" } });
+    // Anyone else learns only that it is not ready; the reason is in the log.
+    expect(await getJson(`${health}/readyz`)).toEqual({ status: 503, body: { status: "unavailable" } });
+    expect(worker.output()).toMatch(/"msg":"not ready"/);
+    expect(worker.output()).toMatch(/"database":"unreachable/);
     expect(await getJson(`${health}/healthz`)).toEqual({ status: 200, body: { status: "ok" } });
     worker.child.kill("SIGKILL");
   }, 180_000);
@@ -80,6 +89,7 @@ describe("web readiness with WORKER=off (decisions §14, Health)", () => {
       PORT: String(port),
       WORKER: "off",
       READY_QUEUE_MAX_AGE_SECONDS: "60",
+      METRICS_TOKEN,
       LOG_LEVEL: "info",
       NEXT_TELEMETRY_DISABLED: "1",
     });
@@ -89,8 +99,8 @@ describe("web readiness with WORKER=off (decisions §14, Health)", () => {
       () => web.output(),
     );
     await (await getDb()).execute(raw`select graphile_worker.add_job('system__noop', '{}'::json, run_at => now() - interval '1 hour')`);
-    await until(async () => ((await getJson(`http://127.0.0.1:${port}/readyz`))?.body.checks as Record<string, string>)?.queue !== "ok", 5_000);
-    expect(await getJson(`http://127.0.0.1:${port}/readyz`)).toMatchObject({
+    await until(async () => ((await readyz(`http://127.0.0.1:${port}`))?.body.checks as Record<string, string>)?.queue !== "ok", 5_000);
+    expect(await readyz(`http://127.0.0.1:${port}`)).toMatchObject({
       status: 503,
       body: {
         status: "unavailable",
@@ -106,14 +116,14 @@ describe("web readiness with WORKER=off (decisions §14, Health)", () => {
 
     const worker = startProcess(["scripts/worker.ts"], { ...process.env, DATABASE_URL: await databaseUrl(), LOG_LEVEL: "info" });
     await until(
-      async () => (await getJson(`http://127.0.0.1:${port}/readyz`))?.status === 200,
+      async () => (await readyz(`http://127.0.0.1:${port}`))?.status === 200,
       60_000,
       () => worker.output(),
     );
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     // Its heartbeat went with it.
-    await until(async () => (await getJson(`http://127.0.0.1:${port}/readyz`))?.status === 503, 5_000);
+    await until(async () => (await readyz(`http://127.0.0.1:${port}`))?.status === 503, 5_000);
     web.child.kill("SIGTERM");
     expect(await web.exited).toEqual({ code: 0, signal: null });
   }, 180_000);

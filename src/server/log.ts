@@ -1,5 +1,6 @@
 import pino from "pino";
 import { getConfig } from "./config";
+import { ERROR_SERIALIZERS, redactedMessage } from "./log-redaction";
 import { activeTraceIds } from "./observability/tracing";
 
 /**
@@ -34,6 +35,16 @@ export function logger(): pino.Logger {
       level: getConfig().logLevel,
       base: { service: "partner-integration-service" },
       redact: { paths: REDACT, censor: "[redacted]" },
+      // A failed statement's parameters never reach a line (docs/decisions.md, "Second security review").
+      serializers: ERROR_SERIALIZERS,
+      hooks: {
+        // `logger().error(error)` makes the error's message the line's `msg`: without its parameters.
+        logMethod(args, method) {
+          const [first, ...rest] = args as unknown[];
+          if (first instanceof Error && rest.length === 0) return method.apply(this, [first, redactedMessage(first)] as never);
+          return method.apply(this, args);
+        },
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
       // decisions §14: a line written while a trace is active carries its `trace_id` (and `span_id`).
       mixin: activeTraceIds,

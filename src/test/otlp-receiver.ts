@@ -6,6 +6,8 @@ export type ReceivedSpan = {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** The span's links (the OTLP JSON export's own field). */
+  links?: { traceId: string; spanId: string }[];
   name: string;
   kind: number;
   attributes: Record<string, string | number | boolean>;

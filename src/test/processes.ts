@@ -109,9 +109,9 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs: 
 }
 
 /** GET a JSON route over a new connection each time; undefined when nothing listens. */
-export function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
+export function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
   return new Promise((resolve) => {
-    const request = http.get(url, { agent: false, timeout: 10_000 }, (response) => {
+    const request = http.get(url, { agent: false, timeout: 10_000, headers }, (response) => {
       let text = "";
       response.on("data", (chunk) => {
         text += chunk;

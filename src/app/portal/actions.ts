@@ -94,7 +94,7 @@ export async function retryDeliveriesAction(_previous: EndpointFormState, form: 
   try {
     const input = portalRetryInput({ status: textOf(form, "status"), since: textOf(form, "since") });
     // The partner route's own function, with the session's subscriber: its owner and its client.
-    const { matched } = await startEndpointRetry(await getDb(), session.subscriber, endpointId, input);
+    const { matched } = await startEndpointRetry(await getDb(), session.subscriber, endpointId, input, { portalSession: session.id });
     state = { matched };
   } catch (error) {
     return refusal(error);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { PortalSession } from "@/features/portal/session";
+import { PORTAL_SIGN_OUT_PATH, type PortalSession } from "@/features/portal/session";
 import styles from "./portal.module.css";
 
 /** The frame of every portal page: who the portal is for, one navigation link, the page's notice. */
@@ -13,6 +13,10 @@ export function PortalShell({ session, notice, children }: { session: PortalSess
         <nav aria-label="Portal" className={styles.nav}>
           <Link href="/portal">Endpoints</Link>
         </nav>
+        {/* A plain form to the door's sign-out: ends the session on the server (docs/decisions.md, "Second security review"). */}
+        <form method="post" action={PORTAL_SIGN_OUT_PATH} className={styles.signOut}>
+          <button type="submit">Sign out</button>
+        </form>
       </header>
       <main>
         {notice ? (

@@ -6,8 +6,12 @@ import { auditLog } from "./audit-log.table";
 
 /** Who did it: a signed-in staff member, or the operator CLI. */
 export type AuditActor = { user: ConsoleUser; requestId?: string } | { cli: string };
-/** A Partner API client acting on its own data (its client id; a partner's recovery, decisions §16 Recovery). */
-export type ClientActor = { client: string };
+/**
+ * A Partner API client acting on its own data (its client id; a partner's recovery, decisions §16
+ * Recovery), through its partner portal session when it acted from the portal (docs/decisions.md,
+ * "Second security review"): labelled `client:<id>` or `client:<id> portal:<ps_…>`.
+ */
+export type ClientActor = { client: string; portalSession?: string };
 /** Someone not signed in, by client address (a refused console sign-in, decisions §15). */
 export type AnonymousActor = { anonymous: string };
 /** The service itself, by the task that acted (an automatic suspension: docs/decisions.md, "Partner developer: endpoint health"). */
@@ -32,7 +36,12 @@ export async function recordAudit(tx: Tx, actor: AuditActor | ClientActor | Anon
         : "system" in actor
           ? { actorUserId: null, actorLabel: `system:${actor.system}`, actorRole: null, requestId: null }
           : "client" in actor
-            ? { actorUserId: null, actorLabel: `client:${actor.client}`, actorRole: null, requestId: null }
+            ? {
+                actorUserId: null,
+                actorLabel: actor.portalSession ? `client:${actor.client} portal:${actor.portalSession}` : `client:${actor.client}`,
+                actorRole: null,
+                requestId: null,
+              }
             : { actorUserId: null, actorLabel: `anonymous:${actor.anonymous}`, actorRole: null, requestId: null };
   await tx.insert(auditLog).values({
     ...who,

@@ -4,16 +4,17 @@ import { frameAncestorsHeader, HOSTED_FRAMING_HEADERS } from "../enrollment/fram
 import { portalSessionOf } from "./session";
 
 /**
- * The framing headers of a portal page (docs/decisions.md, "Partner developer: portal"), or
- * undefined outside `/portal`. With a live session: the session owner's `embedded_frame_ancestors`
- * only (`'none'` when it lists none), so the partner can put the portal inside its own admin; without
- * one, or when the database fails, never framed. Never throws.
+ * The framing headers of a portal page (docs/decisions.md, "Partner developer: portal" and "Second
+ * security review"), or undefined outside `/portal`. With a live session: the origins the session's own
+ * client asked for when opening it, while the owner still lists them (`'none'` when there are none), so
+ * a partner can put its portal inside its own admin and another partner of the same owner cannot;
+ * without a session, or when the database fails, never framed. Never throws.
  */
 export async function portalFramingHeadersFor(pathname: string, token: string | undefined): Promise<Record<string, string> | undefined> {
   if (pathname !== "/portal" && !pathname.startsWith("/portal/")) return undefined;
   try {
     const session = token ? await portalSessionOf(await getDb(), token) : undefined;
-    if (session) return { "Content-Security-Policy": frameAncestorsHeader(session.owner.embeddedFrameAncestors, []) };
+    if (session) return { "Content-Security-Policy": frameAncestorsHeader(session.frameAncestors, []) };
   } catch (error) {
     logger().error({ err: error }, "portal framing lookup failed: answering 'none'");
   }

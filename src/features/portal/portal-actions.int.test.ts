@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../../server/db/client";
+import { call } from "../../test/http";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { runDueJobs } from "../../test/jobs";
+import { auditLog } from "../audit/audit-log.table";
 import { bulkRetries } from "../webhooks/console/bulk-retries.table";
 import { BULK_RETRYABLE } from "../webhooks/console/retry";
 import { startEndpointRetry } from "../webhooks/console/webhook_delivery__bulk_retry";
@@ -11,22 +13,20 @@ import { WEBHOOK_MESSAGES } from "../webhooks/messages";
 import { webhookPartner } from "../webhooks/webhook-test-helpers";
 import { webhookDeliveries } from "../webhooks/webhooks.table";
 import { PORTAL_MESSAGES } from "./messages";
-import { PORTAL_RETRYABLE, portalDeliveries, portalRetryInput, sendPortalTestEvent, sinceOf } from "./portal";
-import { portalSessionOf, signPortalToken } from "./session";
+import { PORTAL_RETRYABLE, portalDeliveries, portalRetryInput, retryPortalDelivery, sendPortalTestEvent, setPortalEndpointPaused, sinceOf } from "./portal";
+import { openedPortal } from "./portal-test-helpers";
 
 const receiver = receiversOfThisFile();
 
 async function sessionOf(partner: Awaited<ReturnType<typeof webhookPartner>>) {
-  const session = await portalSessionOf(await getDb(), signPortalToken(partner.client.clientId, partner.owner.id).token);
-  if (!session) throw new Error("no session");
-  return session;
+  return (await openedPortal(partner)).session;
 }
 
 const deliveriesOf = async (endpointId: string) => (await getDb()).select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 
 /** As the page's action does: the form read by the portal, then the partner route's own function with the session's subscriber. */
 const retryFromPortal = async (session: Awaited<ReturnType<typeof sessionOf>>, endpointId: string, form: { status: string; since: string }) =>
-  startEndpointRetry(await getDb(), session.subscriber, endpointId, portalRetryInput(form));
+  startEndpointRetry(await getDb(), session.subscriber, endpointId, portalRetryInput(form), { portalSession: session.id });
 
 const recoveriesOf = async (endpointId: string) => (await getDb()).select().from(bulkRetries).where(sql`${bulkRetries.filter}->>'endpoint_id' = ${endpointId}`);
 
@@ -127,5 +127,39 @@ describe("the portal's test event and recovery (decisions §16 Portal)", () => {
       " 2026-11-20T08:00",
     ])
       expect(sinceOf(bad)).toBeUndefined();
+  });
+
+  it("audits the portal's pause, resume, test event, retry and recovery with the session; the API's recovery with the client", async () => {
+    const mine = await webhookPartner();
+    const hook = await receiver(200);
+    const endpointId = await mine.register(hook.url, ["prospect.created"]);
+    const db = await getDb();
+    const session = await sessionOf(mine);
+    await setPortalEndpointPaused(db, session, endpointId, true);
+    await setPortalEndpointPaused(db, session, endpointId, false);
+    const { deliveryId } = await sendPortalTestEvent(db, session, endpointId, "prospect.created");
+    await runDueJobs();
+    await retryPortalDelivery(db, session, endpointId, deliveryId);
+    await retryFromPortal(session, endpointId, { status: "failed", since: "2026-11-20T08:00" });
+    await runDueJobs();
+    const viaApi = await call("POST", `${mine.base}/${endpointId}/deliveries/retry`, {
+      token: mine.token,
+      body: { status: "failed", since: "2026-11-20T08:00:00Z" },
+    });
+    expect(viaApi.status).toBe(202);
+    const rows = await db.select().from(auditLog).where(eq(auditLog.ownerId, mine.owner.id)).orderBy(auditLog.id);
+    const portal = `client:${mine.client.clientId} portal:${session.id}`;
+    expect(rows.map((row) => [row.action, row.actorLabel])).toEqual([
+      ["portal_sessions.create", portal],
+      ["webhook_endpoints.pause", portal],
+      ["webhook_endpoints.resume", portal],
+      ["webhook_endpoints.test_event", portal],
+      ["deliveries.retry", portal],
+      ["deliveries.bulk_retry", portal],
+      ["deliveries.bulk_retry", `client:${mine.client.clientId}`],
+    ]);
+    expect(rows[1]).toMatchObject({ subjectType: "webhook_endpoint", subjectId: endpointId, before: { status: "active" }, after: { status: "disabled" } });
+    expect(rows[3]).toMatchObject({ after: { event: "prospect.created", delivery_id: deliveryId } });
+    expect(rows[4]).toMatchObject({ subjectType: "delivery", subjectId: deliveryId });
   });
 });

@@ -1,5 +1,6 @@
 import type { Tx } from "../../server/db/client";
 import { errors, GATEWAY_MESSAGES } from "../../server/errors";
+import { type ClientActor, recordAudit } from "../audit/audit";
 import { deliveryDetail, listDeliveries, retryDelivery } from "../webhooks/deliveries";
 import { endpointView, findEndpoint, listEndpoints, updateEndpoint } from "../webhooks/endpoints";
 import { sendTestEvent } from "../webhooks/test-events";
@@ -40,17 +41,43 @@ export function portalDelivery(tx: Tx, session: PortalSession, endpointId: strin
   return deliveryDetail(tx, session.subscriber, endpointId, deliveryId);
 }
 
+/**
+ * Who acts from the portal, in the audit log: the session's client through the session
+ * (docs/decisions.md, "Second security review"). Each change below writes its row in its transaction.
+ */
+export const portalActor = (session: PortalSession): ClientActor => ({ client: session.clientId, portalSession: session.id });
+
 /** The partner route's retry, with its rules (409 while scheduled, a delivered one once a minute). */
-export function retryPortalDelivery(tx: Tx, session: PortalSession, endpointId: string, deliveryId: string) {
-  return retryDelivery(tx, session.subscriber, endpointId, deliveryId);
+export function retryPortalDelivery(db: Tx, session: PortalSession, endpointId: string, deliveryId: string) {
+  return db.transaction(async (tx) => {
+    const retried = await retryDelivery(tx, session.subscriber, endpointId, deliveryId);
+    await recordAudit(tx, portalActor(session), {
+      action: "deliveries.retry",
+      subject: { type: "delivery", id: deliveryId },
+      ownerId: session.owner.id,
+      after: { endpoint_id: endpointId },
+    });
+    return retried;
+  });
 }
 
 /**
  * Pause is `disabled`, resume is `active`, as the endpoint's PUT sets them: resuming re-enqueues the
  * deliveries that waited. `suspended` is the service's own status and is never set from here.
  */
-export function setPortalEndpointPaused(tx: Tx, session: PortalSession, endpointId: string, paused: boolean) {
-  return updateEndpoint(tx, session.subscriber, endpointId, { status: paused ? "disabled" : "active" });
+export function setPortalEndpointPaused(db: Tx, session: PortalSession, endpointId: string, paused: boolean) {
+  return db.transaction(async (tx) => {
+    const before = await findEndpoint(tx, session.subscriber, endpointId);
+    const endpoint = await updateEndpoint(tx, session.subscriber, endpointId, { status: paused ? "disabled" : "active" });
+    await recordAudit(tx, portalActor(session), {
+      action: paused ? "webhook_endpoints.pause" : "webhook_endpoints.resume",
+      subject: { type: "webhook_endpoint", id: endpointId },
+      ownerId: session.owner.id,
+      before: { status: before.status },
+      after: { status: endpoint.status },
+    });
+    return endpoint;
+  });
 }
 
 /**
@@ -58,7 +85,16 @@ export function setPortalEndpointPaused(tx: Tx, session: PortalSession, endpoint
  * of the event's example body to this endpoint only, marked `test`; the event must be one it subscribes to.
  */
 export function sendPortalTestEvent(db: Tx, session: PortalSession, endpointId: string, event: string) {
-  return sendTestEvent(db, session.subscriber, endpointId, event);
+  return db.transaction(async (tx) => {
+    const sent = await sendTestEvent(tx, session.subscriber, endpointId, event);
+    await recordAudit(tx, portalActor(session), {
+      action: "webhook_endpoints.test_event",
+      subject: { type: "webhook_endpoint", id: endpointId },
+      ownerId: session.owner.id,
+      after: { event, delivery_id: sent.deliveryId },
+    });
+    return sent;
+  });
 }
 
 /** A `datetime-local` value (minutes, optional seconds), read as UTC: the form says so. */

@@ -7,6 +7,7 @@ import { consoleSessions, consoleSignInFailures } from "../console/sessions.tabl
 import { SIGN_IN_WINDOW_MINUTES } from "../console/sign-in";
 import { ingestionEvents } from "../ingestion/ingestion-events.table";
 import { policyDocuments } from "../policies/documents/policy-documents.table";
+import { portalSessions } from "../portal/portal-sessions.table";
 import { type BatchOptions, type Candidates, countOf, cutoff, deleteInBatches } from "./batches";
 
 /**
@@ -62,6 +63,17 @@ const signInFailures: Kind = {
     where at < now() - make_interval(mins => ${SIGN_IN_WINDOW_MINUTES}::int) ${since(sql`at`, after)}`,
 };
 
+/**
+ * Partner portal sessions a day past their expiry (docs/decisions.md, "Second security review"): they
+ * open nothing any more; the audit rows that name them keep their id.
+ */
+const portal: Kind = {
+  table: portalSessions,
+  candidates: (after) => sql`
+    select id, expires_at as cursor from ${portalSessions}
+    where expires_at < now() - interval '1 day' ${since(sql`expires_at`, after)}`,
+};
+
 export type RecordWindows = { ingestion: number; documents: number; audit: number };
 export type RecordCounts = {
   ingestion_events: number;
@@ -69,6 +81,7 @@ export type RecordCounts = {
   audit_log: number;
   console_sessions: number;
   console_sign_in_failures: number;
+  portal_sessions: number;
 };
 
 /** The kinds to prune, by the name printed for them; a window of 0 keeps its kind forever. */
@@ -79,6 +92,7 @@ function kindsOf(windows: RecordWindows): Record<keyof RecordCounts, Kind | unde
     audit_log: windows.audit > 0 ? audit(windows.audit) : undefined,
     console_sessions: sessions,
     console_sign_in_failures: signInFailures,
+    portal_sessions: portal,
   };
 }
 

@@ -19,6 +19,7 @@ export type RetentionFixture = {
   audit_log: Rows;
   console_sessions: Rows;
   console_sign_in_failures: Rows;
+  portal_sessions: Rows;
   /** Document keys: superseded for longer than the window, superseded recently, and current. */
   keys: { pruned: string; recent: string; current: string; lone: string };
 };
@@ -33,6 +34,7 @@ const TABLES = [
   "audit_log",
   "console_sessions",
   "console_sign_in_failures",
+  "portal_sessions",
 ] as const;
 
 const ago = (days: number) => sql`now() - make_interval(secs => ${Math.round(days * 86_400)}::int)`;
@@ -162,6 +164,15 @@ export async function retentionFixture(): Promise<RetentionFixture> {
     const [row] = (await db.execute(sql`insert into console_sign_in_failures (email, client_address, at)
       values ('someone@example.com', '10.0.0.1', ${ago(minutes / 1_440)}) returning id`)) as unknown as Array<{ id: number }>;
     label(fixture.console_sign_in_failures, row.id, gone);
+  }
+  for (const [hoursAgo, gone] of [
+    [25, true],
+    [23, false],
+  ] as const) {
+    const id = unique("ps_ret");
+    await db.execute(sql`insert into portal_sessions (id, client_id, owner_id, secret_version, expires_at)
+      values (${id}, ${client.clientId}, ${owner.id}, 1, ${ago(hoursAgo / 24)})`);
+    label(fixture.portal_sessions, id, gone);
   }
   return fixture;
 }

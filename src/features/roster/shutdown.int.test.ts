@@ -23,6 +23,8 @@ async function startWeb(port: number) {
     WORKER: "off",
     // No worker runs beside this test's web process.
     READY_WORKER_HEARTBEAT_SECONDS: "0",
+    // Readiness names its reasons only to this token (docs/decisions.md, Second security review).
+    METRICS_TOKEN: "shutdown-test-metrics-token",
     LOG_LEVEL: "info",
     NEXT_TELEMETRY_DISABLED: "1",
   });
@@ -76,7 +78,7 @@ function post(
 function begunRequest(port: number): Promise<{ finish: () => Promise<string> }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write("GET /readyz HTTP/1.1\r\nHost: localhost\r\n");
+      socket.write("GET /readyz HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer shutdown-test-metrics-token\r\n");
       resolve({
         finish: () =>
           new Promise((done) => {

@@ -191,14 +191,18 @@ const RETRYABLE: WebhookDelivery["status"][] = ["failed", "delivered"];
 /**
  * spec Webhook delivery status, failed → re-enqueued, for any set of deliveries in one statement (one
  * retry, or a chunk of a bulk retry): those still in one of `statuses` start a fresh schedule of 25
- * attempts under the same delivery id, and their jobs are added in the caller's transaction.
+ * attempts under the same delivery id (a `retrying` one is attempted now and keeps its count), and
+ * their jobs are added in the caller's transaction.
  * Answers how many were re-enqueued.
  */
 export async function reenqueueDeliveries(tx: Tx, ids: string[], statuses: WebhookDelivery["status"][] = ["failed"]): Promise<number> {
   if (ids.length === 0) return 0;
   const [row] = await tx.execute<{ retried: number }>(sql`
     with retried as (
-      update webhook_deliveries d set status = 'pending', attempt_number = 0, next_retry_at = null, updated_at = now()
+      update webhook_deliveries d set status = 'pending', next_retry_at = null, updated_at = now(),
+        -- A retrying delivery is attempted now, keeping its count: a recovery never extends the 25
+        -- attempts (docs/decisions.md, "Second security review"); a failed or delivered one starts anew.
+        attempt_number = case when d.status = 'retrying' then d.attempt_number else 0 end
       where d.id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
         and d.status in (select jsonb_array_elements_text(${JSON.stringify(statuses)}::jsonb))
       returning d.id

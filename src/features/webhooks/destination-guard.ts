@@ -2,6 +2,7 @@ import { lookup, Resolver } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { getConfig } from "../../server/config";
 import { errors } from "../../server/errors";
+import { WEBHOOK_MESSAGES } from "./messages";
 
 /**
  * Addresses a webhook must never reach (issue: SSRF): loopback, private, carrier-grade NAT,
@@ -131,8 +132,8 @@ export async function resolveDestination(hostname: string, signal: AbortSignal):
   const host = hostname.replace(/^\[|\]$/g, "");
   const [entry] = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookupAddresses(host, signal);
   if (!entry) throw errors.unavailable(`DNS lookup of ${host} returned no address`);
-  if (!getConfig().allowPrivateWebhookDestinations && isBlockedAddress(entry.address)) {
-    throw errors.forbidden(`destination ${host} resolves to a blocked address (${entry.address})`);
-  }
+  // The reason is shown to the partner: it must not say what the name resolved to, or the guard
+  // answers questions about internal names (docs/decisions.md, "Second security review").
+  if (!getConfig().allowPrivateWebhookDestinations && isBlockedAddress(entry.address)) throw errors.forbidden(WEBHOOK_MESSAGES.blockedDestination);
   return entry;
 }

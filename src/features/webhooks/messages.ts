@@ -1,6 +1,7 @@
 export const WEBHOOK_MESSAGES = {
   invalid: "Webhook endpoint is invalid",
   httpsOnly: "must be an HTTPS URL",
+  blockedDestination: "the destination resolves to a blocked address (loopback, private, link-local or metadata)",
   privateDestination: "must not point to a loopback, private, link-local or metadata address",
   unknownEvent: (name: string) => `is not an event name: ${name}`,
   noEvents: "must list at least one event",
@@ -29,6 +30,7 @@ export const WEBHOOK_MESSAGES = {
   attemptNotRecorded: "the attempt's result could not be recorded (internal error)",
   leaseLapsed: "the worker stopped or stalled during the attempt (its lease lapsed); counted as an attempt",
   testEventInvalid: "Test event is invalid",
+  testEventsTooMany: (perMinute: number) => `An endpoint takes at most ${perMinute} test events a minute`,
   notSubscribed: (name: string) => `is not subscribed by this endpoint: ${name}`,
   noCoveredOwner: "the provider subscription covers no owner yet",
   rateLimited: (perMinute: number) => `rate limited: ${perMinute} deliveries per minute per endpoint`,

@@ -19,6 +19,8 @@ async function startWorker(port: number, env: Record<string, string> = {}) {
     DATABASE_URL: await databaseUrl(),
     WORKER_HEALTH_PORT: String(port),
     WEBHOOK_REAP_INTERVAL_SECONDS: "1",
+    // Readiness names its reasons only to this token (docs/decisions.md, Second security review).
+    METRICS_TOKEN: "shutdown-test-metrics-token",
     LOG_LEVEL: "info",
     ...env,
   });
@@ -47,7 +49,7 @@ describe("graceful shutdown of a worker (decisions §14, Shutdown)", () => {
 
     const signalled = Date.now();
     first.child.kill("SIGTERM");
-    const draining = await getJson("http://127.0.0.1:5021/readyz");
+    const draining = await getJson("http://127.0.0.1:5021/readyz", { authorization: "Bearer shutdown-test-metrics-token" });
     expect(draining).toMatchObject({ status: 503, body: { status: "unavailable", checks: { shutdown: "shutting down" } } });
     const exit = await first.exited;
     expect(exit, first.output()).toEqual({ code: 0, signal: null });

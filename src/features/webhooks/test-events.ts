@@ -11,6 +11,13 @@ import { deliveryJobsFrom } from "./webhook_delivery__attempt";
 export const TEST_HEADER = "X-Webhook-Test";
 
 /**
+ * Test events an endpoint takes per minute (docs/decisions.md, "Second security review"): each is a
+ * stored event and delivery and up to 25 signed POSTs, so, like the replay of a delivered delivery,
+ * they are limited; beyond it 429 with `Retry-After`.
+ */
+export const TEST_EVENTS_PER_MINUTE = 5;
+
+/**
  * decisions §16 Test events (docs/decisions.md, "Partner developer: test events"): records the
  * example body of `event` (`event-examples.ts`) as an event of the owner and one delivery of it to
  * this endpoint only, marked `test`, with its job, in one transaction. The delivery is then attempted,
@@ -20,6 +27,12 @@ export const TEST_HEADER = "X-Webhook-Test";
 export async function sendTestEvent(db: Tx, subscriber: Subscriber, endpointId: string, event: string): Promise<{ deliveryId: string }> {
   return db.transaction(async (tx) => {
     const endpoint = await findEndpoint(tx, subscriber, endpointId, { lock: true });
+    // The endpoint's row lock orders concurrent requests, so the count is exact.
+    const [recent] = await tx.execute<{ sent: number; wait: number | null }>(sql`
+      select count(*)::int as sent, ceil(extract(epoch from min(created_at) + interval '1 minute' - now()))::int as wait
+      from webhook_deliveries where endpoint_id = ${endpoint.id} and test and created_at > now() - interval '1 minute'`);
+    if (recent.sent >= TEST_EVENTS_PER_MINUTE)
+      throw errors.tooManyRequests(WEBHOOK_MESSAGES.testEventsTooMany(TEST_EVENTS_PER_MINUTE), Math.max(1, recent.wait ?? 60));
     if (!isEventName(event)) throw errors.invalidFields(WEBHOOK_MESSAGES.testEventInvalid, { event: [WEBHOOK_MESSAGES.unknownEvent(event)] });
     if (!endpoint.events.includes(event)) throw errors.invalidFields(WEBHOOK_MESSAGES.testEventInvalid, { event: [WEBHOOK_MESSAGES.notSubscribed(event)] });
     const owner = await ownerOf(tx, subscriber);

@@ -321,8 +321,11 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean
   return true;
 }
 
-/** Constant-time comparison of digests, so neither the token's content nor its length leaks. */
-function bearerMatches(header: string | undefined, token: string): boolean {
+/**
+ * Whether `Authorization` is `Bearer <token>`; `/readyz`'s reasons use it too. Constant-time
+ * comparison of digests, so neither the token's content nor its length leaks.
+ */
+export function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer ([^\s]+)$/i.exec(header ?? "");
   const digest = (value: string) => createHash("sha256").update(value).digest();
   return timingSafeEqual(digest(match?.[1] ?? ""), digest(token)) && match !== null;

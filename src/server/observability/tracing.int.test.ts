@@ -54,10 +54,11 @@ describe("traces (decisions §14 Traces)", () => {
     try {
       const endpoint = await call("POST", `${partner.base}/webhooks/endpoints`, {
         token: partner.token,
-        body: { endpoint: { name: "ready", destination_url: `${hook.url}?key=query-secret`, events: ["prospect.ready"] } },
+        body: { endpoint: { name: "ready", destination_url: `${hook.url}/path-secret?key=query-secret`, events: ["prospect.ready"] } },
       });
       expect(endpoint.status).toBe(201);
-      // An incoming traceparent: the request's span continues the caller's trace.
+      // An incoming traceparent: a link of the request's span, never its parent (docs/decisions.md,
+      // "Second security review"): the trace and what the jobs carry are ours.
       const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
       const posted = await partner.post(completeProspect(partner.source, "trace-1"), { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` });
       expect(posted.status).toBe(200);
@@ -80,8 +81,10 @@ describe("traces (decisions §14 Traces)", () => {
       const request = spans.find((span) => span.name === "POST /partners/{owner_slug}/prospects");
       expect(request).toBeDefined();
       if (!request) return;
-      expect(request.traceId).toBe(callerTrace);
-      expect(request.parentSpanId).toBe("00f067aa0ba902b7");
+      expect(request.traceId).not.toBe(callerTrace);
+      expect(request.parentSpanId ?? "").toBe("");
+      expect(request.links).toEqual([expect.objectContaining({ traceId: callerTrace, spanId: "00f067aa0ba902b7" })]);
+      expect(spans.filter((span) => span.traceId === callerTrace)).toEqual([]);
       expect(request.service).toBe("pis-test");
       expect(request.attributes).toMatchObject({
         "http.request.method": "POST",
@@ -89,7 +92,7 @@ describe("traces (decisions §14 Traces)", () => {
         "http.response.status_code": 200,
         "pis.request_id": posted.headers.get("x-request-id"),
       });
-      const trace = spans.filter((span) => span.traceId === callerTrace);
+      const trace = spans.filter((span) => span.traceId === request.traceId);
       // Statements and transactions under the request, with no query text or parameters.
       const statements = trace.filter((span) => span.attributes["db.system.name"] === "postgresql" && ancestors(span).includes(request));
       expect(statements.some((span) => span.name === "transaction")).toBe(true);
@@ -102,14 +105,14 @@ describe("traces (decisions §14 Traces)", () => {
       const delivery = trace.find((span) => span.name === "webhook_delivery__attempt process" && ancestors(span).includes(eligibility));
       expect(delivery).toBeDefined();
       const attempt = trace.find((span) => span.name === "POST" && span.parentSpanId === delivery?.spanId);
-      expect(attempt?.attributes).toMatchObject({ "http.request.method": "POST", "http.response.status_code": 200, "url.full": hook.url });
+      expect(attempt?.attributes).toMatchObject({ "http.request.method": "POST", "http.response.status_code": 200, "url.full": new URL(hook.url).origin });
       // Nothing a partner must keep to itself, nor a slug, reaches the collector.
-      const secrets = [partner.owner.slug, partner.token, partner.client.secret, "query-secret", "trace-1"];
+      const secrets = [partner.owner.slug, partner.token, partner.client.secret, "path-secret", "query-secret", "trace-1"];
       const values = spans.flatMap((span) => [span.name, ...Object.values(span.attributes).map(String)]);
       for (const secret of secrets) expect(values.filter((value) => value.includes(secret))).toEqual([]);
       // The request's access-log line carries its trace.
       const line = logLines.find((entry) => entry.msg === "request" && entry.requestId === posted.headers.get("x-request-id"));
-      expect(line).toMatchObject({ trace_id: callerTrace, span_id: request.spanId });
+      expect(line).toMatchObject({ trace_id: request.traceId, span_id: request.spanId });
     } finally {
       await hook.close();
     }

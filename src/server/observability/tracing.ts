@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 
 /**
  * OpenTelemetry traces (docs/decisions.md, Traces): on only when OpenTelemetry's standard
@@ -72,13 +72,18 @@ const headerGetter = {
 };
 
 /**
- * A partner request's span (kind server), a child of the caller's `traceparent` when it sends one.
- * `run` gets the span to describe once the route and status are known (`describeRequest`).
+ * A partner request's span (kind server), the root of a trace of our own. A caller's `traceparent`
+ * is not its parent: a partner would otherwise choose our trace ids, our sampling decision (its
+ * `sampled` flag) and the context copied into every job the request causes (docs/decisions.md,
+ * "Second security review"). The caller's context, when valid, is a span link instead, so a
+ * collector still joins the two traces. `run` gets the span to describe once the route and status
+ * are known (`describeRequest`).
  */
 export function inRequestSpan<T>(method: string, headers: { get(name: string): string | null }, run: (span: Span) => Promise<T>): Promise<T> {
-  const parent = propagation.extract(context.active(), headers, headerGetter);
-  const span = tracer().startSpan(method, { kind: SpanKind.SERVER, attributes: { "http.request.method": method } }, parent);
-  return context.with(trace.setSpan(parent, span), async () => {
+  const remote = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers, headerGetter));
+  const links = remote && isSpanContextValid(remote) ? [{ context: remote }] : [];
+  const span = tracer().startSpan(method, { kind: SpanKind.SERVER, root: true, links, attributes: { "http.request.method": method } }, ROOT_CONTEXT);
+  return context.with(trace.setSpan(ROOT_CONTEXT, span), async () => {
     try {
       return await run(span);
     } finally {
@@ -141,8 +146,9 @@ export function inJobSpan<T>(task: string, jobId: string, attempt: number, paylo
 }
 
 /**
- * One webhook POST's span (kind client), a child of the delivery job's: method, the destination
- * without its query, fragment or credentials, and the answer's status.
+ * One webhook POST's span (kind client), a child of the delivery job's: method, the destination's
+ * scheme and host only (its path and query often hold a receiver's token: docs/decisions.md,
+ * "Second security review"), and the answer's status.
  */
 export function inAttemptSpan<T extends { status: number | null; failure: string | null }>(destination: string, run: () => Promise<T>): Promise<T> {
   const url = new URL(destination);
@@ -150,7 +156,7 @@ export function inAttemptSpan<T extends { status: number | null; failure: string
     kind: SpanKind.CLIENT,
     attributes: {
       "http.request.method": "POST",
-      "url.full": `${url.protocol}//${url.host}${url.pathname}`,
+      "url.full": `${url.protocol}//${url.host}`,
       "server.address": url.hostname,
       "server.port": Number(url.port || 443),
     },

@@ -4,7 +4,11 @@ import { PORTAL_COOKIE, type PortalSession, portalSessionOf } from "@/features/p
 import { getDb } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 
-/** The portal session of this request's `/portal` cookie, re-checked against the database (client active, grant held). */
+/**
+ * The portal session of this request's `/portal` cookie, re-checked against the database on every page
+ * and action (signed out, expired, client active at the same secret version with `webhooks:manage`,
+ * grant held: docs/decisions.md, "Second security review").
+ */
 export async function currentPortalSession(): Promise<PortalSession | undefined> {
   const token = (await cookies()).get(PORTAL_COOKIE)?.value;
   return token ? portalSessionOf(await getDb(), token) : undefined;
@@ -28,6 +32,7 @@ export const NOTICES = {
   scheduled: "This delivery is already scheduled: it can be retried once it has failed or been delivered.",
   too_soon: "A delivered delivery can be sent again once a minute: try again shortly.",
   ended: "Your portal session has ended. Open a new portal link from your platform.",
+  signed_out: "You are signed out of the portal.",
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -3,6 +3,7 @@ import type { Meta } from "../../../server/trpc/init";
 import { EVENT_NAMES } from "../catalog";
 import { exampleBody } from "../event-examples";
 import { WEBHOOK_MESSAGES } from "../messages";
+import { TEST_EVENTS_PER_MINUTE } from "../test-events";
 
 /** decisions §16 Test events: one route under the owner's endpoints and one under a provider subscription's. */
 export type TestEventScope = "owner" | "provider";
@@ -47,10 +48,10 @@ export function testEventMeta(scope: TestEventScope): Meta {
         "Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. " +
         "It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. " +
         "Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. " +
-        "It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. " +
+        `It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most ${TEST_EVENTS_PER_MINUTE} test events a minute: 429 with \`Retry-After\` (seconds) beyond. ` +
         `${REACH[scope]}\n\nExample: \`{"event": "move_out.initiated"}\` sends the body \`${example}\`; every catalog event has its example, built as the real events of its family are.`,
     },
     inputErrors: { kind: "fields", error: WEBHOOK_MESSAGES.testEventInvalid },
-    responses: { accepted: true, errors: [401, 403, 404, 422] },
+    responses: { accepted: true, errors: [401, 403, 404, 422, 429] },
   };
 }

@@ -80,7 +80,13 @@ export type EndpointRetryInput = { status: (typeof BULK_RETRYABLE)[number]; sinc
  * Bounded as the console's is (a cutoff at the request, 2,500 per transaction) and to one at a time
  * per endpoint: while an earlier one is queued or running, 409. Audited with the client as actor.
  */
-export async function startEndpointRetry(db: Db, subscriber: Subscriber, endpointId: string, input: EndpointRetryInput): Promise<BulkRetry> {
+export async function startEndpointRetry(
+  db: Db,
+  subscriber: Subscriber,
+  endpointId: string,
+  input: EndpointRetryInput,
+  via: { portalSession?: string } = {},
+): Promise<BulkRetry> {
   if (input.until && Date.parse(input.until) <= Date.parse(input.since))
     throw errors.invalidFields(GATEWAY_MESSAGES.requestInvalid, { until: [WEBHOOK_MESSAGES.untilNotAfterSince] });
   return db.transaction(async (tx) => {
@@ -93,6 +99,7 @@ export async function startEndpointRetry(db: Db, subscriber: Subscriber, endpoin
       .limit(1);
     if (running) throw errors.conflict(WEBHOOK_MESSAGES.recoveryRunning);
     const filter: BulkRetryFilter = { endpoint_id: endpoint.id, status: input.status, from: input.since, ...(input.until ? { to: input.until } : {}) };
-    return recordBulkRetry(tx, { client: subscriber.clientId }, filter, endpoint.ownerId ?? undefined, {});
+    // From the portal, the audit row names its session too (docs/decisions.md, "Second security review").
+    return recordBulkRetry(tx, { client: subscriber.clientId, ...via }, filter, endpoint.ownerId ?? undefined, {});
   });
 }
