@@ -83,8 +83,9 @@ try {
     const spawned = performance.now();
     const worker: ChildProcess = spawn(process.execPath, [...workerArgs, "--import", "tsx", "scripts/worker.ts"], {
       cwd: checkout,
-      env,
-      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...env, LOG_LEVEL: process.env.DRAIN_WORKER_LOG ? "info" : "warn" },
+      // DRAIN_WORKER_LOG=path keeps the worker's log.
+      stdio: ["ignore", process.env.DRAIN_WORKER_LOG ? fs.openSync(`${process.env.DRAIN_WORKER_LOG}.${index}`, "w") : "ignore", "inherit"],
     });
     let delivered = 0;
     const deadline = Date.now() + TIMEOUT_MS;
