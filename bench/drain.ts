@@ -21,6 +21,8 @@ const ENDPOINTS = 50;
 const PER_ENDPOINT = 900;
 const TOTAL = ENDPOINTS * PER_ENDPOINT;
 const TIMEOUT_MS = 240_000;
+/** DRAIN_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the worker. */
+const workerArgs = (process.env.DRAIN_WORKER_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
 const checkouts = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (checkouts.length === 0) {
@@ -79,10 +81,11 @@ try {
     await seed(sql);
     receivers.arrivals.length = 0;
     const spawned = performance.now();
-    const worker: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    const worker: ChildProcess = spawn(process.execPath, [...workerArgs, "--import", "tsx", "scripts/worker.ts"], {
       cwd: checkout,
-      env,
-      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...env, LOG_LEVEL: process.env.DRAIN_WORKER_LOG ? "info" : "warn" },
+      // DRAIN_WORKER_LOG=path keeps the worker's log.
+      stdio: ["ignore", process.env.DRAIN_WORKER_LOG ? fs.openSync(`${process.env.DRAIN_WORKER_LOG}.${index}`, "w") : "ignore", "inherit"],
     });
     let delivered = 0;
     const deadline = Date.now() + TIMEOUT_MS;

@@ -1,6 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
+import { serveMetrics } from "../../server/observability/metrics";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { Dispatcher } from "./dispatcher";
 import { emitEvents } from "./emit";
@@ -193,5 +197,39 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     const ids = (await Promise.all(partners.map((p) => statuses(p.endpointId)))).flatMap((s) => s.rows.map((row) => row.id));
     const attempts = await (await getDb()).select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids));
     expect(attempts).toHaveLength(450);
+  });
+
+  it("shows its attempts in flight and their wait since falling due on /metrics (pis_webhook_attempts_in_flight, pis_webhook_attempt_wait_seconds)", async () => {
+    process.env.METRICS_TOKEN = "dispatcher-metrics-token";
+    resetConfig();
+    const server = http.createServer((req, res) => {
+      if (!serveMetrics(req, res)) res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const sample = async (name: string) => {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, {
+        headers: { authorization: "Bearer dispatcher-metrics-token" },
+      });
+      const line = (await answer.text()).split("\n").find((row) => row.startsWith(`${name} `));
+      return Number(line?.split(" ")[1] ?? Number.NaN);
+    };
+    try {
+      const hanging = await receiver({ status: 200, delayMs: 60_000 });
+      const p = await partnerAt(hanging.url);
+      const inFlightBefore = await sample("pis_webhook_attempts_in_flight");
+      const waitsBefore = await sample("pis_webhook_attempt_wait_seconds_count");
+      const d = dispatcher();
+      await p.emit(3);
+      d.wake();
+      await until(() => hanging.received.length === 3);
+      expect(await sample("pis_webhook_attempts_in_flight")).toBe(inFlightBefore + 3);
+      expect(await sample("pis_webhook_attempt_wait_seconds_count")).toBe(waitsBefore + 3);
+      await d.stop(0);
+      expect(await sample("pis_webhook_attempts_in_flight")).toBe(inFlightBefore);
+    } finally {
+      server.close();
+      delete process.env.METRICS_TOKEN;
+      resetConfig();
+    }
   });
 });

@@ -41,14 +41,24 @@ export async function postJson(
   { resolve = resolveDestination, deadline }: { resolve?: Resolve; deadline?: AbortSignal } = {},
 ): Promise<PostResult> {
   const started = performance.now();
-  const budget = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-  const signal = deadline ? AbortSignal.any([budget, deadline]) : budget;
-  const timedOut = () => (budget.aborted ? TIMEOUT_FAILURE : LEASE_FAILURE);
-  const done = (result: Omit<PostResult, "durationMs" | "retryAfterSeconds"> & { retryAfterSeconds?: number | null }): PostResult => ({
-    retryAfterSeconds: null,
-    ...result,
-    durationMs: Math.round(performance.now() - started),
-  });
+  // One timer per attempt, cleared when it ends (docs/decisions.md, "Delivery engine: a dispatcher per
+  // worker"): at thousands of attempts a second, a timeout signal per attempt left to fire 10 s later cost more than the POST.
+  const controller = new AbortController();
+  const signal = controller.signal;
+  let budgetSpent = false;
+  const budget = setTimeout(() => {
+    budgetSpent = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const deadlineReached = () => controller.abort();
+  if (deadline?.aborted) controller.abort();
+  else deadline?.addEventListener("abort", deadlineReached, { once: true });
+  const timedOut = () => (budgetSpent ? TIMEOUT_FAILURE : LEASE_FAILURE);
+  const done = (result: Omit<PostResult, "durationMs" | "retryAfterSeconds"> & { retryAfterSeconds?: number | null }): PostResult => {
+    clearTimeout(budget);
+    deadline?.removeEventListener("abort", deadlineReached);
+    return { retryAfterSeconds: null, ...result, durationMs: Math.round(performance.now() - started) };
+  };
   const target = new URL(url);
   let pinned: { address: string; family: number };
   try {

@@ -106,13 +106,14 @@ export async function startWorker(
   shared.supervisor = supervisor;
   shared.state = { mode, running: false, restarts: 0 };
   shared.heartbeat = startHeartbeat(mode, () => shared.state.running);
+  // Before the runner: its first jobs may need them (the delivery jobs wake the dispatcher).
+  for (const service of supervisor.services) service.start();
   const first = await launch(supervisor, spec).catch((error: unknown) => {
     logger().error({ err: error }, "worker could not start: trying again");
     return undefined;
   });
   if (first) await running(supervisor, first.runner);
   void supervise(supervisor, spec, first).finally(finish);
-  for (const service of supervisor.services) service.start();
   logger().info({ mode, concurrency: options.concurrency, started: first !== undefined }, "worker started");
 }
 
