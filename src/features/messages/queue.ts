@@ -5,8 +5,8 @@ import type { Tx } from "../../server/db/client";
 import { addJob } from "../../server/jobs/define-task";
 import { propertyOwners } from "../owners/owners.table";
 import { MESSAGE_DATA, type MessageData, SUBJECTS } from "./kinds";
+import { renterMessageSendTask } from "./renter_message__send";
 import { type RenterMessageKind, renterMessages } from "./renter-messages.table";
-import { renterMessageSendTask } from "./send.declaration";
 
 /** Transient failures are retried for this long after the message is written (decisions §19 Outbox). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;

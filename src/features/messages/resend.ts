@@ -5,8 +5,8 @@ import { addJob } from "../../server/jobs/define-task";
 import { type AuditActor, recordAudit } from "../audit/audit";
 import { MESSAGE_MESSAGES as M } from "./messages";
 import { newMessageId, RETRY_WINDOW_MS, sendJobKey } from "./queue";
+import { renterMessageSendTask } from "./renter_message__send";
 import { renterMessages } from "./renter-messages.table";
-import { renterMessageSendTask } from "./send.declaration";
 
 /**
  * The console's resend (decisions §19, operators): a new message copying the original's address,

@@ -6,8 +6,8 @@ import { logger } from "../../server/log";
 import { observeRenterMessage } from "../../server/observability/metrics";
 import { MESSAGE_DATA } from "./kinds";
 import { sendJobKey } from "./queue";
+import { renterMessageSendTask } from "./renter_message__send";
 import { type RenterMessage, renterMessages } from "./renter-messages.table";
-import { renterMessageSendTask } from "./send.declaration";
 import { renderMessage } from "./templates/render";
 import { overallSeconds, type SmtpOutcome, sendOverSmtp } from "./transport";
 
