@@ -23,6 +23,16 @@ export function recordAuditRow(record: { action: string; subject: { type: string
   expect(run.status, run.stderr).toBe(0);
 }
 
+/** One renter message (a sign-in link) written on the e2e server's database by the real `queueRenterMessage`. */
+export function queueSignInMessage(to: string): number {
+  const run = spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "e2e/support/queue-message.ts", to], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: "warn" },
+    encoding: "utf8",
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { id: number }).id;
+}
+
 /** Screenshots at a phone's and a desktop's width, into .data/e2e-screens (looked at by hand; Playwright empties test-results on every run). */
 export async function screenshots(page: Page, name: string) {
   for (const width of [375, 1280]) {

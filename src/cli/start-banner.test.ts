@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoFrameOrigins } from "./demo-roster";
 import type { DemoCredentials } from "./demo-seed";
-import { demoProspectPayload, startBanner } from "./start-banner";
+import { demoProspectPayload, renterEmailsLine, startBanner } from "./start-banner";
 
 const demo: DemoCredentials = {
   client_id: "pc_demo",
@@ -50,5 +50,19 @@ describe("the start banner's demo page line (decisions §13)", () => {
   });
   it("is left out in production, where the demo page does not exist", () => {
     expect(startBanner({ ...urls, appEnv: "production" }, demo)).not.toContain("Demo page");
+  });
+});
+
+describe("the start banner's renter emails line (decisions §19)", () => {
+  const base = { publicBaseUrl: "http://localhost:3000", partnerBaseUrl: "http://localhost:3000/api" };
+  it("says messages are kept, and where, without SMTP_URL", () => {
+    expect(startBanner({ ...base, appEnv: "staging" }, demo)).toContain(
+      "Renter emails   kept, not sent (no SMTP_URL): read them at http://localhost:3000/console/messages and on the demo page",
+    );
+  });
+  it("names the relay's host, never its credentials", () => {
+    const line = renterEmailsLine({ ...base, smtpUrl: "smtps://mailer:p4ssw0rd@relay.example:465" });
+    expect(line).toBe("  Renter emails   sent through smtps://relay.example:465   (each one in http://localhost:3000/console/messages)");
+    expect(startBanner({ ...base, smtpUrl: "smtps://mailer:p4ssw0rd@relay.example:465" }, undefined)).not.toContain("p4ssw0rd");
   });
 });

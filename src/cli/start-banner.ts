@@ -43,7 +43,7 @@ export function demoProspectPayload(demo: Pick<DemoCredentials, "source" | "prop
  * is ever printed) only the addresses and how the first console user is made.
  */
 export function startBanner(
-  config: Pick<Config, "publicBaseUrl" | "partnerBaseUrl"> & Partial<Pick<Config, "enrollmentBaseUrl" | "appEnv">>,
+  config: Pick<Config, "publicBaseUrl" | "partnerBaseUrl"> & Partial<Pick<Config, "enrollmentBaseUrl" | "appEnv" | "smtpUrl">>,
   demo: DemoCredentials | undefined,
   now = new Date(),
 ): string {
@@ -53,6 +53,7 @@ export function startBanner(
 Partner Integration Service is running at ${config.publicBaseUrl}
   Partner API     ${api}   reference: ${api}/docs
   Console         ${config.publicBaseUrl}/console   (no demo seeded; first user: npm run admin -- user create --email E --password P --role operator)
+${renterEmailsLine(config)}
 Press Ctrl-C to stop.
 `;
   // decisions §13: the demo page (staging only), on another origin than the links where one is known.
@@ -72,6 +73,7 @@ Partner Integration Service is running at ${config.publicBaseUrl}
   Demo owner      owner_slug=${demo.owner_slug}   source=${demo.source}   (activated)
                   building=${demo.property_external_id}   units=${demo.unit_external_ids.join(",")}
   Console         ${config.publicBaseUrl}/console   email=${demo.console_email}   password=${demo.console_password}${demoPage}
+${renterEmailsLine(config, config.appEnv !== "production")}
 
 Try it: get a token, push a renter, then read it back.
   TOKEN=$(curl -s -X POST ${api}/token -H 'Content-Type: application/json' \\
@@ -83,4 +85,17 @@ Try it: get a token, push a renter, then read it back.
 The prospect answers "status": "processing" at first; within seconds GET shows "ready" with its enrollment_url.
 Press Ctrl-C to stop.
 `;
+}
+
+/**
+ * Where renter messages are (decisions §19): the relay they go through (its host only: the URL may
+ * carry a password), or, without `SMTP_URL`, kept in the console's Messages screen and the demo page.
+ */
+export function renterEmailsLine(config: Pick<Config, "publicBaseUrl"> & Partial<Pick<Config, "smtpUrl">>, demoPage = false): string {
+  const screen = `${config.publicBaseUrl}/console/messages`;
+  if (config.smtpUrl) {
+    const relay = new URL(config.smtpUrl);
+    return `  Renter emails   sent through ${relay.protocol}//${relay.host}   (each one in ${screen})`;
+  }
+  return `  Renter emails   kept, not sent (no SMTP_URL): read them at ${screen}${demoPage ? " and on the demo page" : ""}`;
 }

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { FramingPlan } from "@/features/demo/origins";
 import { DeliveriesPanel } from "./deliveries-panel";
 import { MessageLog } from "./message-log";
+import { RenterMessagesPanel } from "./renter-messages-panel";
 
 type Scenario = { id: string; label: string; hint: string };
 type Exchange = { method: string; path: string; status: number; body: unknown };
@@ -195,6 +196,7 @@ export function DemoConsole({ partner, scenarios, plan, receiver }: Props) {
       <div className="demo-column">
         <MessageLog enrollmentOrigin={plan.enrollmentOrigin} frame={frame} />
         <DeliveriesPanel receiver={receiver} />
+        <RenterMessagesPanel />
         <section className="demo-panel" aria-labelledby="calls-heading">
           <h2 id="calls-heading">Partner API calls</h2>
           {exchanges.length === 0 ? (

@@ -126,6 +126,12 @@ function create() {
       buckets: DELAY_BUCKETS,
       registers,
     }),
+    renterMessages: new Counter({
+      name: "pis_renter_messages_total",
+      help: "Renter messages settled by this process, by kind and outcome (sent; kept: no SMTP_URL; retried: refused for now; failed: refused for good or out of time)",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
     eligibility: new Histogram({
       name: "pis_prospect_eligibility_seconds",
       help: "Time from the write that put a prospect in processing to its eligibility decision",
@@ -277,6 +283,11 @@ export function observeAttemptsInFlight(delta: number): void {
 export function observeAttemptWaits(seconds: readonly number[]): void {
   const m = metrics();
   for (const wait of seconds) m.attemptWait.observe(Math.max(0, wait));
+}
+
+/** A renter message's send settled (docs/operations.md, "Renter messages"). */
+export function observeRenterMessage(kind: string, outcome: "sent" | "kept" | "retried" | "failed"): void {
+  metrics().renterMessages.inc({ kind, outcome });
 }
 
 /** A prospect's eligibility decided: the time since the write that made it `processing`. */
