@@ -100,7 +100,7 @@ async function setEndpointStatus(partner: Partner, slug: string, id: string, sta
 }
 
 function createProspect(partner: Partner, slug: string, id: string): Promise<Response> {
-  return api(partner, "POST", `/partners/${slug}/prospects`, { prospect: { source: partner.source, source_prospect_id: id, email: `${id}@example.com` } });
+  return api(partner, "POST", `/partners/${slug}/prospects`, { prospect: { source: partner.source, source_prospect_id: id, terms_accepted_at: "2026-11-01T10:00:00Z", email: `${id}@example.com` } });
 }
 
 type DelayResult = { label: string; created: number; arrived: number; missing: number; duplicates: number; p50: number; p99: number; postP99: number };
@@ -118,18 +118,24 @@ async function delayPhase(
   const prefix = `a-${label.replace(/\W+/g, "")}-${Date.now()}`;
   const answeredAt = new Map<string, number>();
   const postTimes: number[] = [];
+  let failed = 0;
+  let firstFailure: string | undefined;
   const seen = a.arrivals.length;
   const noisy = noise?.(PHASE_SECONDS);
   await paced(10, PHASE_SECONDS, async (i) => {
     const id = `${prefix}-${i}`;
     const started = Date.now();
     const answer = await createProspect(partner, a.slug, id);
-    await answer.arrayBuffer();
+    if (answer.ok) await answer.arrayBuffer();
     if (answer.ok) {
       answeredAt.set(id, Date.now());
       postTimes.push(Date.now() - started);
+    } else {
+      failed++;
+      firstFailure ??= `${answer.status} ${(await answer.text()).slice(0, 200)}`;
     }
   });
+  if (firstFailure) say(`  ${label}: ${failed} creations failed, the first with ${firstFailure}`);
   const ids = new RegExp(`"${prefix}-\\d+"`);
   const mine = () => a.arrivals.slice(seen).filter((arrival) => ids.test(arrival.body));
   await until(() => new Set(mine().map((arrival) => arrival.delivery)).size >= answeredAt.size, GRACE_SECONDS * 1000);
