@@ -24,13 +24,13 @@ import { partnerToken, type RunningService, startService } from "./lib/service";
  */
 const PORT = Number(process.env.BENCH_PORT ?? 3302);
 /** Seconds each delay phase creates prospects (10 a second). */
-const PHASE_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 20);
+const PHASE_SECONDS = Number(process.env.BENCH_ISOLATION_SECONDS ?? 15);
 /** After a phase's last creation, how long its deliveries may still arrive before they count as missing. */
-const GRACE_SECONDS = Number(process.env.BENCH_ISOLATION_GRACE_SECONDS ?? 30);
+const GRACE_SECONDS = Number(process.env.BENCH_ISOLATION_GRACE_SECONDS ?? 20);
 const RECOVERY_DELIVERIES = 100_000;
 const DRAIN_ENDPOINTS = 50;
 const DRAIN_EVENTS = 900; // × 50 endpoints = 45,000 deliveries; 900 per endpoint, under 1,000 a minute
-const DRAIN_TIMEOUT_SECONDS = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 150);
+const DRAIN_TIMEOUT_SECONDS = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 120);
 const DELAY_PARTS = ["hanging", "hanging100", "slow", "recovery"] as const;
 
 const pct = (values: number[], p: number) => {
