@@ -21,6 +21,7 @@ import { partnerToken, type RunningService, startService } from "./lib/service";
  *   `api`: a second client's upsert p99 alone and beside a client at concurrency 100; the upsert
  *     benchmark with the per-client limit and without it (a very high API_RATE_LIMIT_PER_SECOND),
  *     when the build has the limit.
+ * BENCH_CHECKOUT=<checkout> measures that checkout's service with this bench (default: this one).
  */
 const PORT = Number(process.env.BENCH_PORT ?? 3302);
 /** Seconds each delay phase creates prospects (10 a second). */
@@ -572,22 +573,25 @@ export async function isolationBench(args: string[]): Promise<void> {
   const tls = createTestCertificates(path.resolve(".data", "bench-tls"));
   const env: Record<string, string> = { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1", NODE_EXTRA_CA_CERTS: tls.ca };
   const began = Date.now();
-  say(`isolation: ${parts.join(", ")} — ${load()}; git ${spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim()}`);
+  // BENCH_CHECKOUT measures another checkout's service (e.g. a branch's worktree), with this checkout's bench.
+  const checkout = path.resolve(process.env.BENCH_CHECKOUT ?? process.cwd());
+  const checkoutCommit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: checkout, encoding: "utf8" }).stdout.trim();
+  say(`isolation: ${parts.join(", ")} — ${load()}; measured checkout ${checkout} at ${checkoutCommit}`);
 
   const delay = parts.filter((part) => (DELAY_PARTS as readonly string[]).includes(part));
   if (delay.length > 0) {
-    const service = await startService(PORT, "bench-isolation", env, { worker: "inline" });
+    const service = await startService(PORT, "bench-isolation", env, { worker: "inline", cwd: checkout });
     try {
-      await delayParts(service, tls, delay, path.join(".data", "bench-isolation"));
+      await delayParts(service, tls, delay, path.join(checkout, ".data", "bench-isolation"));
     } finally {
       await service.stop();
     }
   }
   // A service of its own: the delay parts' leftovers (a recovery's backlog) do not weigh on it.
   if (parts.includes("api")) {
-    const service = await startService(PORT, "bench-isolation-api", env, { worker: "inline" });
+    const service = await startService(PORT, "bench-isolation-api", env, { worker: "inline", cwd: checkout });
     try {
-      await apiPart(service, process.cwd(), path.resolve(".data", "bench-isolation-api"), env);
+      await apiPart(service, checkout, path.join(checkout, ".data", "bench-isolation-api"), env);
     } finally {
       await service.stop();
     }
@@ -596,7 +600,7 @@ export async function isolationBench(args: string[]): Promise<void> {
     say(
       `isolation drain: ${(DRAIN_EVENTS * DRAIN_ENDPOINTS).toLocaleString("en-US")} deliveries to ${DRAIN_ENDPOINTS} endpoints made with WORKER=off, then one worker process (WORKER_CONCURRENCY default); this checkout, then the baseline, back to back`,
     );
-    const current = await drainRun("this checkout", process.cwd(), PORT + 1, env, tls);
+    const current = await drainRun(checkout === process.cwd() ? "this checkout" : `checkout ${checkoutCommit} (${checkout})`, checkout, PORT + 1, env, tls);
     reportDrain(current);
     const baseDir = baselineCheckout();
     const baseCommit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: baseDir, encoding: "utf8" }).stdout.trim();
