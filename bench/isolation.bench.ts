@@ -71,8 +71,9 @@ async function paced(perSecond: number, seconds: number, fn: (i: number) => Prom
 
 type Partner = { service: RunningService; headers: Record<string, string>; source: string };
 
-async function json<T>(response: Promise<Response>): Promise<T> {
-  const answer = await response;
+/** A setup call's JSON answer; sent again once when the connection was closed under it (a keep-alive race). */
+async function json<T>(call: () => Promise<Response>): Promise<T> {
+  const answer = await call().catch(() => call());
   const text = await answer.text();
   if (!answer.ok) throw new Error(`${answer.status} ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;
@@ -83,14 +84,14 @@ function api(partner: Partner, method: string, route: string, body?: unknown): P
 }
 
 async function newOwner(partner: Partner, name: string): Promise<string> {
-  const answer = await json<{ property_owner: { owner_slug: string } }>(
+  const answer = await json<{ property_owner: { owner_slug: string } }>(() =>
     api(partner, "POST", "/partners/property_owners", { external_org_id: `${name}-${Date.now()}`, name }),
   );
   return answer.property_owner.owner_slug;
 }
 
 async function newEndpoint(partner: Partner, slug: string, url: string, events = ["prospect.created"]): Promise<string> {
-  const answer = await json<{ endpoint: { id: string } }>(
+  const answer = await json<{ endpoint: { id: string } }>(() =>
     api(partner, "POST", `/partners/${slug}/webhooks/endpoints`, { endpoint: { name: "isolation", destination_url: url, events } }),
   );
   return answer.endpoint.id;
@@ -279,7 +280,7 @@ async function delayParts(service: RunningService, tls: { key: string; cert: str
           'HTTP 503', created_at from ev`;
       await sql`analyze webhook_deliveries`;
       const madeSeconds = (performance.now() - made) / 1000;
-      const recovery = await json<{ matched: number }>(
+      const recovery = await json<{ matched: number }>(() =>
         api(partner, "POST", `/partners/${slug}/webhooks/endpoints/${endpoint}/deliveries/retry`, { status: "failed", since }),
       );
       say(
@@ -400,7 +401,7 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   };
   const sourceCode = `bsec${Date.now() % 1_000_000}`;
   admin(cwd, dataDir, ["source", "create", "--code", sourceCode, "--client-id", made.client_id]);
-  const token = await json<{ access_token: string }>(
+  const token = await json<{ access_token: string }>(() =>
     fetch(`${service.baseUrl}/api/token`, {
       method: "POST",
       headers: { "content-type": "application/json" },
