@@ -14,7 +14,8 @@ import { webhooksBench } from "./webhooks.bench";
 
 /**
  * `npm run bench`: starts the built service once (with a throwaway CA trusted for the local HTTPS
- * webhook receivers) and runs every benchmark against it. `npm run bench -- webhooks` runs one.
+ * webhook receivers) and runs every benchmark against it. `npm run bench -- webhooks` runs one;
+ * `npm run bench -- isolation [part…]` runs bench/isolation.bench.ts (not part of the full run).
  */
 // The policies benchmark has its own database and calls the Partner API handler in process: no built service.
 if (process.argv[2] === "policies") {
@@ -24,6 +25,12 @@ if (process.argv[2] === "policies") {
 // So has the retention benchmark (1,020,000 deliveries of its own).
 if (process.argv[2] === "retention") {
   await retentionBench();
+  process.exit(0);
+}
+// The isolation benchmark starts its own services (and a baseline checkout's): no shared service.
+if (process.argv[2] === "isolation") {
+  const { isolationBench } = await import("./isolation.bench");
+  await isolationBench(process.argv.slice(3));
   process.exit(0);
 }
 // The fault scenarios start their own deployment (bench/faults/cluster.ts): no shared service.

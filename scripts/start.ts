@@ -5,6 +5,7 @@ import { startBanner } from "../src/cli/start-banner";
 import { prepareStart } from "../src/cli/start-sequence";
 import { getConfig } from "../src/server/config";
 import { closeDb } from "../src/server/db/client";
+import { stopSignalClassifier } from "../src/server/lifecycle";
 import { refuseUnsafeStart } from "../src/server/start-check";
 
 /**
@@ -30,13 +31,21 @@ const { url, demo } = await prepareStart(config);
 // In its own process group, as the embedded PostgreSQL is (src/server/db/embedded.ts): Ctrl-C in a
 // terminal signals the whole group, and each signal must reach the web process once, from here
 // (a second one forces its stop). The database this process started stops after it exited.
+// This process gets a group's signal twice (the group's, and the one `npm start` forwards): the
+// repeat is not passed on, a later or different signal is (docs/decisions.md "Signals: one group
+// signal is one stop").
 const server = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
   detached: true,
   env: { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", NEXTAUTH_URL: `${config.publicBaseUrl}/console/api/auth` },
 });
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+const classify = stopSignalClassifier();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (classify(signal) !== "repeated") server.kill(signal);
+  });
+}
 // Should this process die without its signal handlers, the web process does not outlive it.
 process.once("exit", () => server.exitCode === null && server.kill("SIGTERM"));
 server.on("exit", async (code, signal) => {

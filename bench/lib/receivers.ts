@@ -34,3 +34,45 @@ export async function startBenchReceivers(count: number, tls: { key: string; cer
     close: () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))),
   };
 }
+
+/**
+ * Local HTTPS receivers that accept the connection, read the request and never answer (a receiver
+ * behind a firewall that drops packets makes its caller wait the same way). `cut()` drops the
+ * connections held so far (the attempts waiting on them fail at once); new ones hang again.
+ */
+export async function startHangingReceivers(count: number, tls: { key: string; cert: string }) {
+  let requests = 0;
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = https.createServer({ key: fs.readFileSync(tls.key), cert: fs.readFileSync(tls.cert) }, (req) => {
+        req.resume();
+        req.on("end", () => {
+          requests++;
+        });
+      });
+      // Node's own timeouts would answer or close: this receiver never does either.
+      server.requestTimeout = 0;
+      server.headersTimeout = 0;
+      server.timeout = 0;
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return server;
+    }),
+  );
+  return {
+    urls: servers.map((server) => `https://localhost:${(server.address() as AddressInfo).port}/hook`),
+    requests: () => requests,
+    cut: () => {
+      for (const server of servers) server.closeAllConnections();
+    },
+    close: () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise((resolve) => {
+              server.closeAllConnections();
+              server.close(resolve);
+            }),
+        ),
+      ),
+  };
+}

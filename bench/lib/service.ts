@@ -9,20 +9,24 @@ export type RunningService = { baseUrl: string; demo: DemoCredentials; stop: () 
  * Starts the built service exactly as `npm start` does, on its own port and fresh data directory.
  * With `worker: "process"` the web process runs no jobs (WORKER=off) and one `npm run worker`
  * process runs them, the README's scale-out shape: the web process's one thread then serves only
- * HTTP, as the in-process baselines' thread does only their transactions.
+ * HTTP, as the in-process baselines' thread does only their transactions. With `worker: "none"` the
+ * web process runs no jobs and no worker is started (the caller starts one when it wants). `cwd`
+ * runs another checkout's service (a baseline commit's worktree, bench/isolation.bench.ts).
  */
 export async function startService(
   port: number,
   name: string,
   env: Record<string, string> = {},
-  options: { worker: "inline" | "process" } = { worker: "inline" },
+  options: { worker: "inline" | "process" | "none"; cwd?: string } = { worker: "inline" },
 ): Promise<RunningService> {
-  const dataDir = path.join(".data", name);
+  const cwd = options.cwd ?? process.cwd();
+  const dataDir = path.join(cwd, ".data", name);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd,
     // BENCH_SERVICE_LOG=path keeps the service's JSON log (worker errors included) for a look afterwards.
     stdio: ["ignore", process.env.BENCH_SERVICE_LOG ? fs.openSync(process.env.BENCH_SERVICE_LOG, "w") : "ignore", "inherit"],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env, ...(options.worker === "process" ? { WORKER: "off" } : {}) },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...env, ...(options.worker === "inline" ? {} : { WORKER: "off" }) },
   });
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + 240_000;
@@ -40,6 +44,7 @@ export async function startService(
   const worker =
     options.worker === "process"
       ? spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+          cwd,
           stdio: ["ignore", "ignore", "inherit"],
           env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
         })
