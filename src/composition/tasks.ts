@@ -2,6 +2,7 @@ import { idempotencyKeyPrune } from "../features/auth/idempotency_key__prune";
 import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/underwriting/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { stripeEventHandle } from "../features/payments/stripe/stripe_event__handle.handler";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
@@ -24,6 +25,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   prospectCheckEligibility,
   prospectReevaluate,
   retentionPrune,
+  stripeEventHandle,
   webhookDeliveryAttempt,
   webhookDeliveryBulkRetry,
   webhookDeliveryReap,

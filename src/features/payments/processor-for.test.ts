@@ -19,19 +19,21 @@ function withEnv(env: { APP_ENV?: string; PAYMENT_PROCESSOR?: string }) {
 afterEach(() => withEnv(saved));
 
 describe("PAYMENT_PROCESSOR (decisions §10)", () => {
-  it("defaults to simulated in staging and none in production", () => {
+  it("defaults to simulated in staging and to stripe in production (decisions §18), whose keys are then required", () => {
     expect(withEnv({ APP_ENV: "staging" })().paymentProcessor).toBe("simulated");
     expect(withEnv({})().paymentProcessor).toBe("simulated");
-    expect(withEnv({ APP_ENV: "production" })().paymentProcessor).toBe("none");
+    expect(withEnv({ APP_ENV: "production" })).toThrow(/STRIPE_SECRET_KEY is required with PAYMENT_PROCESSOR=stripe/);
   });
 
   it("can be set to none in staging", () => {
     expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "none" })().paymentProcessor).toBe("none");
   });
 
-  it("refuses simulated in production, and unknown values", () => {
+  it("refuses simulated and none in production, stripe without its keys, and unknown values", () => {
     expect(withEnv({ APP_ENV: "production", PAYMENT_PROCESSOR: "simulated" })).toThrow(/PAYMENT_PROCESSOR=simulated is refused in production/);
+    expect(withEnv({ APP_ENV: "production", PAYMENT_PROCESSOR: "none" })).toThrow(/PAYMENT_PROCESSOR=none is refused in production/);
     expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "stripe" })).toThrow(/PAYMENT_PROCESSOR/);
+    expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "paypal" })).toThrow(/PAYMENT_PROCESSOR/);
   });
 });
 
@@ -39,7 +41,6 @@ describe("processorFor", () => {
   it("picks the simulated processor or the refusing one", () => {
     expect(processorFor({ paymentProcessor: "simulated" })).toBeInstanceOf(SimulatedProcessor);
     expect(processorFor({ paymentProcessor: "none" })).toBeInstanceOf(NotConfiguredProcessor);
-    expect(processorFor(withEnv({ APP_ENV: "production" })())).toBeInstanceOf(NotConfiguredProcessor);
   });
 
   it("the refusing processor throws unavailable (503) with the page's message, for charges and stored methods", async () => {

@@ -32,6 +32,8 @@ export function processorFor(config: Pick<Config, "paymentProcessor">, options: 
     case "simulated":
       return new SimulatedProcessor(options);
     case "none":
+    // The Stripe adapter takes payments through the token-based port (./port.ts), not this card one.
+    case "stripe":
       return new NotConfiguredProcessor();
   }
 }
