@@ -15,10 +15,12 @@ import { stripeEvents } from "../../payments/stripe/stripe-events.table";
 import { STRIPE_API_VERSION } from "../../payments/stripe/stripe-processor";
 import { policies } from "../../policies/policies.table";
 import { enrollmentPartnersOfThisFile } from "../../policies/policy-test-helpers";
+import { payStepDirectives, payStepNonce } from "../framing/pay-step-csp";
 import type { LinkParams, PayView, ResultView } from "./contract";
 import { applicationsOf, DETAILS, okView, renter, viewOf } from "./flow-test-helpers";
 import { FLOW_MESSAGES } from "./messages";
 import { chooseProduct, payEnrollment, payWithToken, submitDetails } from "./service";
+import { flowLinkUrl } from "./stripe-pay";
 
 /**
  * decisions §18 through the door, against the local Stripe-compatible server (src/test/stripe-server.ts)
@@ -236,6 +238,22 @@ describe("the pay step through Stripe (decisions §18 One-off payment)", () => {
       const [open] = await db.select().from(delinquencies).where(eq(delinquencies.policyId, policy.id));
       expect(open).toMatchObject({ status: "active", amountCents: policy.premiumCents });
     }
+  });
+
+  it("the pay step alone answers Stripe.js's sources in its Content-Security-Policy (decisions §18), with a nonce", async () => {
+    const { link } = await atPay("stripe-csp", "upfront");
+    const url = new URL(flowLinkUrl(link));
+    const nonce = await payStepNonce(url.pathname.replace(/^.*?(\/enroll\/)/, "/enroll/"), url.searchParams);
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(payStepDirectives(nonce as string)).toBe(
+      `script-src 'self' 'nonce-${nonce}' https://js.stripe.com https://*.js.stripe.com; frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com`,
+    );
+    okView(await payWithToken(link, { token: stripe.confirmationToken("pm_card_visa") }));
+    // Paid: the result page carries no Stripe policy; nor does a link that does not verify.
+    expect(await payStepNonce(url.pathname, url.searchParams)).toBeUndefined();
+    const forged = new URLSearchParams(url.searchParams);
+    forged.set("sig", "x");
+    expect(await payStepNonce(url.pathname, forged)).toBeUndefined();
   });
 
   it("a cash deposit is not taken through Stripe (decisions §18, until a funds-flow decision): the page says so, nothing is created", async () => {
