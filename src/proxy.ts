@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
+import { payStepDirectives, payStepNonce } from "./features/enrollment/framing/pay-step-csp";
 import { portalFramingHeadersFor } from "./features/portal/framing";
 import { PORTAL_COOKIE } from "./features/portal/session";
 import { getConfig } from "./server/config";
@@ -29,8 +30,17 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   }
   if (GATEWAY_PATH.test(raw)) return NextResponse.next();
   const framing = (await framingHeadersFor(raw)) ?? (await portalFramingHeadersFor(raw, request.cookies.get(PORTAL_COOKIE)?.value)) ?? NO_FRAMING_HEADERS;
-  const headers = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...framing };
-  const response = NextResponse.next();
+  const headers: Record<string, string> = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...framing };
+  // decisions §18: the pay step through Stripe adds Stripe.js's sources, with a nonce Next.js puts on its scripts.
+  const nonce = await payStepNonce(raw, new URL(request.url).searchParams);
+  let response = NextResponse.next();
+  if (nonce) {
+    const policy = [headers["Content-Security-Policy"], payStepDirectives(nonce)].filter(Boolean).join("; ");
+    headers["Content-Security-Policy"] = policy;
+    const forwarded = new Headers(request.headers);
+    forwarded.set("Content-Security-Policy", policy);
+    response = NextResponse.next({ request: { headers: forwarded } });
+  }
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

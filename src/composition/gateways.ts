@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { incomingMessageToRequest } from "@trpc/server/adapters/node-http";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { consoleUserOf } from "../features/console/auth-options";
+import { stripeWebhook } from "../features/payments/stripe/webhook-route";
 import { portalEntry } from "../features/portal/entry";
 import { apiDocs } from "../server/http/api-docs";
 import { MAX_BODY_BYTES } from "../server/http/body-limit";
@@ -41,6 +42,8 @@ export const webMounts: readonly Mount[] = [
   { path: "/console/api/trpc", handler: nodeDoorOf(createConsoleApiHandler((req) => consoleUserOf(req.headers))) },
   /** A portal session's URL, traded for the `/portal` cookie (decisions §16 Portal); the portal's pages are Next.js's. */
   { path: "/portal/session", handler: portalEntry },
+  /** Stripe's webhook endpoint (decisions §18 Stripe's webhooks): the raw body is read there, for its signature. */
+  { path: "/stripe/webhook", exact: true, handler: stripeWebhook },
 ];
 
 /** A web handler (`Request` → `Response`, tRPC's fetch adapter) on Node's request and response, through tRPC's own conversion. */

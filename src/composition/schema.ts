@@ -16,6 +16,7 @@ export * from "../features/move-outs/move-outs.table";
 export * from "../features/owners/merge/merge.table";
 export * from "../features/owners/owners.table";
 export * from "../features/payments/payments.table";
+export * from "../features/payments/stripe/stripe-events.table";
 export * from "../features/policies/documents/policy-documents.table";
 export * from "../features/policies/policies.table";
 export * from "../features/policies/revisions/policy-revisions.table";

@@ -4,6 +4,7 @@ import { applicationUnderwrite } from "../features/enrollment/underwriting/appli
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { renterMessageCoverageEnding } from "../features/messages/renter_message__coverage_ending";
 import { renterMessageSend } from "../features/messages/renter_message__send.handler";
+import { stripeEventHandle } from "../features/payments/stripe/stripe_event__handle.handler";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
@@ -30,6 +31,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   renterMessageCoverageEnding,
   renterMessageSend,
   retentionPrune,
+  stripeEventHandle,
   webhookDeliveryAttempt,
   webhookDeliveryBulkRetry,
   webhookDeliveryReap,

@@ -52,7 +52,12 @@ export const EnvVariables = z.object({
   DB_PREPARE: z.enum(["0", "1"]).default("1"),
   SKIP_BUILD: z.enum(["0", "1"]).default("0"),
   SEED_DEMO: z.enum(["0", "1"]).optional(),
-  PAYMENT_PROCESSOR: z.enum(["simulated", "none"]).optional(),
+  PAYMENT_PROCESSOR: z.enum(["simulated", "none", "stripe"]).optional(),
+  // decisions §18 Configuration: Stripe's keys (Dashboard → Developers → API keys, Webhooks).
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.string().url().optional(),
   TRUST_PROXY: z.enum(["0", "1"]).default("0"),
   // decisions §14 Retention: days, 0 keeps forever.
   RETENTION_DELIVERIES_DAYS: z.coerce.number().int().min(0).default(90),
@@ -79,10 +84,10 @@ export const EnvVariables = z.object({
  * Validated environment (shared/design/decisions.md §3) → the `Config` the code reads. `Config` is this
  * schema's output, so a variable is added in this file alone (docs/decisions.md, Structure: small truths).
  */
-const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.PAYMENT_PROCESSOR === "simulated"), {
-  // decisions §10: the simulated processor records and never charges; in production it would give policies away.
-  message: "PAYMENT_PROCESSOR=simulated is refused in production (it never charges)",
-  path: ["PAYMENT_PROCESSOR"],
+// decisions §10, §18: the simulated processor never charges (in production it would give policies away), and
+// production pays through Stripe with live keys.
+const Env = EnvVariables.superRefine((env, context) => {
+  for (const problem of stripeRefusals(env, { inProcess: true })) context.addIssue({ code: "custom", message: problem.message, path: [problem.variable] });
 }).transform((env) => {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
@@ -125,10 +130,23 @@ const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.P
     /** `npm start` seeds the demo partner, owner and console user (staging's default; refused in production, decisions §14). */
     seedDemo: (env.SEED_DEMO ?? (env.APP_ENV === "production" ? "0" : "1")) === "1",
     /**
-     * Payments (decisions §10): `simulated` records charges and never contacts anything (staging only);
-     * `none` refuses payment until a real processor is configured. Default: `simulated` in staging, `none` in production.
+     * Payments (decisions §10, §18): `simulated` records charges and never contacts anything (staging only);
+     * `none` refuses payment (staging only); `stripe` takes real payments. Default: `simulated` in staging, `stripe` in production.
      */
-    paymentProcessor: env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "none" : "simulated"),
+    paymentProcessor: processorOf(env),
+    /**
+     * Stripe (decisions §18), when `paymentProcessor` is `stripe`: keys checked by `stripeRefusals`;
+     * `apiBase` (staging only) points the SDK at a Stripe-compatible server (the tests' own).
+     */
+    stripe:
+      processorOf(env) === "stripe"
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY ?? "",
+            publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "",
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? "",
+            apiBase: env.STRIPE_API_BASE,
+          }
+        : undefined,
     /**
      * A reverse proxy that appends the client's address to `X-Forwarded-For` stands in front of the web
      * process; otherwise that header is replaced by the connection's address (console sign-in limits).
@@ -176,6 +194,67 @@ const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.P
 });
 
 export type Config = z.output<typeof Env>;
+
+type EnvInput = z.output<typeof EnvVariables>;
+
+/**
+ * decisions §18 Configuration: production takes real money, so it pays through Stripe (the default
+ * there); staging defaults to the simulated processor. `none` (staging only) refuses every payment.
+ */
+function processorOf(env: Pick<EnvInput, "APP_ENV" | "PAYMENT_PROCESSOR" | "STRIPE_SECRET_KEY">): "simulated" | "none" | "stripe" {
+  if (env.PAYMENT_PROCESSOR) return env.PAYMENT_PROCESSOR;
+  if (env.APP_ENV !== "production") return "simulated";
+  // Production without Stripe's key never starts (`startRefusals`); code reading the configuration in a
+  // process that skipped that check (a test) sees a processor that refuses every payment.
+  return env.STRIPE_SECRET_KEY ? "stripe" : "none";
+}
+
+const STRIPE_KEYS = {
+  STRIPE_SECRET_KEY: { pattern: /^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, what: "a secret key (sk_…) or restricted key (rk_…)" },
+  STRIPE_PUBLISHABLE_KEY: { pattern: /^pk_(live|test)_[A-Za-z0-9_]+$/, what: "a publishable key (pk_…)" },
+  STRIPE_WEBHOOK_SECRET: { pattern: /^whsec_[A-Za-z0-9_+/=]+$/, what: "the webhook endpoint's signing secret (whsec_…)" },
+} as const;
+
+/**
+ * What the Stripe configuration refuses (decisions §18 Configuration, §14 one line per variable):
+ * production pays through Stripe with live keys and talks to Stripe itself (no `STRIPE_API_BASE`);
+ * staging with Stripe takes test keys only, so a staging instance never charges a real card. A key's
+ * value is never repeated in a message.
+ */
+export function stripeRefusals(env: Partial<EnvInput>, options: { inProcess?: boolean } = {}): { variable: string; message: string }[] {
+  const production = env.APP_ENV === "production";
+  const refusals: { variable: string; message: string }[] = [];
+  const processor = processorOf({ APP_ENV: env.APP_ENV ?? "staging", PAYMENT_PROCESSOR: env.PAYMENT_PROCESSOR, STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY });
+  if (production && !env.PAYMENT_PROCESSOR && processor !== "stripe") {
+    if (!options.inProcess)
+      refusals.push({
+        variable: "STRIPE_SECRET_KEY",
+        message: "STRIPE_SECRET_KEY is required in production (payments go through Stripe: a live secret key sk_live_… or rk_live_…)",
+      });
+  } else if (production && processor !== "stripe")
+    refusals.push({
+      variable: "PAYMENT_PROCESSOR",
+      message: `PAYMENT_PROCESSOR=${processor} is refused in production (${processor === "simulated" ? "it never charges; " : ""}production takes payment through stripe)`,
+    });
+  if (production && env.STRIPE_API_BASE)
+    refusals.push({ variable: "STRIPE_API_BASE", message: "STRIPE_API_BASE is refused in production (the SDK talks to Stripe itself)" });
+  if (processor !== "stripe") return refusals;
+  for (const [variable, rule] of Object.entries(STRIPE_KEYS)) {
+    const value = env[variable as keyof typeof STRIPE_KEYS];
+    if (!value) {
+      refusals.push({ variable, message: `${variable} is required with PAYMENT_PROCESSOR=stripe (${rule.what})` });
+      continue;
+    }
+    if (!rule.pattern.test(value)) {
+      refusals.push({ variable, message: `${variable} must be ${rule.what}` });
+      continue;
+    }
+    const mode = /_(live|test)_/.exec(value)?.[1];
+    if (production && mode === "test") refusals.push({ variable, message: `${variable} must be a live key in production (test keys take no money)` });
+    if (!production && mode === "live") refusals.push({ variable, message: `${variable} must be a test key in staging (a live key charges real cards)` });
+  }
+  return refusals;
+}
 
 let cached: Config | undefined;
 

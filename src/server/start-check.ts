@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { getConfig } from "./config";
+import { getConfig, stripeRefusals } from "./config";
 
 /** 32 bytes in standard base64, as `openssl rand -base64 32` prints them. */
 export function isMasterKey(value: string): boolean {
@@ -36,6 +36,8 @@ export function startRefusals(env: NodeJS.ProcessEnv = process.env): string[] {
     if (!env.SMTP_URL) refusals.push("SMTP_URL is required in production (smtp:// or smtps:// URL of the mail relay renter messages are sent through)");
     if (!env.MAIL_FROM?.trim()) refusals.push("MAIL_FROM is required in production (the From of renter messages, e.g. Acme Insurance <no-reply@acme.example>)");
   }
+  // decisions §18 Configuration: production pays through Stripe with live keys, talking to Stripe itself.
+  for (const refusal of stripeRefusals(env as Parameters<typeof stripeRefusals>[0])) refusals.push(refusal.message);
   return refusals;
 }
 

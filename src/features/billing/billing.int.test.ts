@@ -14,7 +14,7 @@ import { billingRun } from "./billing__run";
 import { billingPartnersOfThisFile, monthlyPolicy, monthOf } from "./billing-test-helpers";
 import { FAILURE_REASONS } from "./messages";
 import { storedMethodOf } from "./method";
-import { type BillingRun, chargeKey, policySubject, runBilling } from "./run";
+import { type BillingRun, periodKey, policySubject, runBilling } from "./run";
 import { periodStart } from "./schedule";
 
 const partner = billingPartnersOfThisFile();
@@ -112,7 +112,7 @@ describe("monthly billing (decisions §11 Billing)", () => {
       .values({ policyId: policy.id, kind: "period", periodIndex: 1, periodStart: monthOf(policy, 1), amountCents: policy.premiumCents })
       .returning();
     const taken = await simulated.charge({
-      idempotencyKey: chargeKey(row.id),
+      idempotencyKey: periodKey(policy.policyNumber, 1),
       amountCents: policy.premiumCents,
       currency: "usd",
       description: "first attempt",

@@ -19,7 +19,7 @@ function withEnv(env: { APP_ENV?: string; PAYMENT_PROCESSOR?: string }) {
 afterEach(() => withEnv(saved));
 
 describe("PAYMENT_PROCESSOR (decisions §10)", () => {
-  it("defaults to simulated in staging and none in production", () => {
+  it("defaults to simulated in staging; production without Stripe's key refuses every payment (and never starts: startRefusals)", () => {
     expect(withEnv({ APP_ENV: "staging" })().paymentProcessor).toBe("simulated");
     expect(withEnv({})().paymentProcessor).toBe("simulated");
     expect(withEnv({ APP_ENV: "production" })().paymentProcessor).toBe("none");
@@ -29,9 +29,11 @@ describe("PAYMENT_PROCESSOR (decisions §10)", () => {
     expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "none" })().paymentProcessor).toBe("none");
   });
 
-  it("refuses simulated in production, and unknown values", () => {
+  it("refuses simulated and none in production, stripe without its keys, and unknown values", () => {
     expect(withEnv({ APP_ENV: "production", PAYMENT_PROCESSOR: "simulated" })).toThrow(/PAYMENT_PROCESSOR=simulated is refused in production/);
+    expect(withEnv({ APP_ENV: "production", PAYMENT_PROCESSOR: "none" })).toThrow(/PAYMENT_PROCESSOR=none is refused in production/);
     expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "stripe" })).toThrow(/PAYMENT_PROCESSOR/);
+    expect(withEnv({ APP_ENV: "staging", PAYMENT_PROCESSOR: "paypal" })).toThrow(/PAYMENT_PROCESSOR/);
   });
 });
 

@@ -14,6 +14,8 @@ type Props = {
   view: FlowContext & { step: StepName };
   /** The result's terminal state (`data-enrollment-state`). */
   state?: TerminalState;
+  /** The pay step through Stripe (decisions §18 markers): `data-processor` and `data-payment-intent`. */
+  payment?: { processor: "stripe"; intentId: string };
   children: ReactNode;
 };
 
@@ -21,14 +23,20 @@ type Props = {
  * Every step's page: `<main data-step>` (decisions §10 Markers), the lease it is about, and where the
  * renter is in the flow.
  */
-export function StepFrame({ view, state, children }: Props) {
+export function StepFrame({ view, state, payment, children }: Props) {
   return (
     <div className={styles.page}>
       <header className={styles.header}>
         <span className={styles.brand}>{view.lease.ownerName}</span>
         <span className={styles.tagline}>{view.flow === "embedded" ? "Deposit alternatives" : "Deposit alternatives for your lease"}</span>
       </header>
-      <main className={styles.main} data-step={view.step} data-enrollment-state={state}>
+      <main
+        className={styles.main}
+        data-step={view.step}
+        data-enrollment-state={state}
+        data-processor={payment?.processor}
+        data-payment-intent={payment?.intentId}
+      >
         {view.step === "result" ? null : <Progress step={view.step} />}
         <div className={styles.columns}>
           <div className={styles.content}>{children}</div>

@@ -13,7 +13,7 @@ import { type FlowActions, FlowStep } from "./steps";
 import { chooseView, detailsView, guaranteeChooseView, payView, quoteView, resultView } from "./test-fixtures";
 
 const noop = async (): Promise<FormState> => ({ status: "idle" });
-const actions: FlowActions = { submitDetails: noop, chooseProduct: noop, changeChoice: noop, payEnrollment: noop };
+const actions: FlowActions = { submitDetails: noop, chooseProduct: noop, changeChoice: noop, payEnrollment: noop, payWithToken: noop };
 const router = { refresh() {}, push() {}, replace() {}, back() {}, forward() {}, prefetch() {}, hmrRefresh() {} };
 
 /** The markup of a step as the server renders it (React escapes text and attribute values). */
@@ -142,6 +142,27 @@ describe("enrollment steps (ui-contract names and markers)", () => {
     expect(html).toMatch(/<button[^>]*>Pay \$175\.00<\/button>/);
     expect(html).toMatch(/<button[^>]*>Change option<\/button>/);
     expect(html).toContain("4242 4242 4242 4242");
+  });
+
+  it("pay through Stripe (decisions §18): the markers on <main>, no card field of ours, the secure form loading", () => {
+    const stripe = {
+      publishableKey: "pk_test_x",
+      intentId: "pi_123",
+      clientSecret: "pi_123_secret_abc",
+      returnUrl: "https://enroll.example/embedded/o/s/1?sig=x",
+    };
+    const html = render({ ...payView, staging: false, stripe });
+    expect(main(html)).toMatchObject({ "data-step": "pay", "data-processor": "stripe", "data-payment-intent": "pi_123" });
+    expect(html).not.toContain("Card number");
+    expect(html).not.toContain('autocomplete="cc-number"');
+    expect(html).toContain("Loading the secure card form");
+    // Without Stripe the markers are absent.
+    expect(main(render(payView))["data-processor"]).toBeUndefined();
+  });
+
+  it("pay: a cash deposit through Stripe says why it can't be paid here", () => {
+    const html = render({ ...payView, paymentAvailable: false, unavailableMessage: "A cash deposit can't be paid online yet" });
+    expect(html).toMatch(/<p role="status"[^>]*>A cash deposit can&#x27;t be paid online yet/);
   });
 
   it("pay: production without a processor shows no card form, a status instead", () => {

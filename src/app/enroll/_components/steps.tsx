@@ -9,10 +9,18 @@ import { PayForm } from "./pay-form";
 import { PostResult } from "./post-result";
 import { StagingHint, StepFrame } from "./step-frame";
 import { StepHeading } from "./step-heading";
+import { StripePayForm } from "./stripe-pay-form";
 import type { StepAction } from "./use-step-form";
 
 /** The page's server actions, each bound to the link (see the page's `actions.ts`). */
-export type FlowActions = { submitDetails: StepAction; chooseProduct: StepAction; changeChoice: StepAction; payEnrollment: StepAction };
+export type FlowActions = {
+  submitDetails: StepAction;
+  chooseProduct: StepAction;
+  changeChoice: StepAction;
+  payEnrollment: StepAction;
+  /** Step 4 through Stripe (decisions §18): the Payment Element's token. */
+  payWithToken: StepAction;
+};
 
 /** The current step of an enrollment, as the flow service described it. */
 export function FlowStep({ view, actions }: { view: FlowView; actions: FlowActions }) {
@@ -24,7 +32,7 @@ export function FlowStep({ view, actions }: { view: FlowView; actions: FlowActio
     case "choose":
       return <ChooseStep view={view} action={actions.chooseProduct} />;
     case "pay":
-      return <PayStep view={view} pay={actions.payEnrollment} change={actions.changeChoice} />;
+      return <PayStep view={view} pay={view.stripe ? actions.payWithToken : actions.payEnrollment} change={actions.changeChoice} />;
     case "result":
       return <ResultStep view={view} />;
   }
@@ -75,7 +83,7 @@ export function ChooseStep({ view, action }: { view: ChooseView; action: StepAct
 export function PayStep({ view, pay, change }: { view: PayView; pay: StepAction; change: StepAction }) {
   const amount = formatUsd(view.amountDueCents);
   return (
-    <StepFrame view={view}>
+    <StepFrame view={view} payment={view.stripe ? { processor: "stripe", intentId: view.stripe.intentId } : undefined}>
       <StepHeading step="pay">Payment</StepHeading>
       <div className={styles.summary}>
         <p className={styles.summaryLine}>
@@ -84,7 +92,9 @@ export function PayStep({ view, pay, change }: { view: PayView; pay: StepAction;
         </p>
         <p className={styles.muted}>{view.cadence === "monthly" ? `Due today, then ${amount} each month.` : "Due today."}</p>
       </div>
-      {view.paymentAvailable ? (
+      {view.paymentAvailable && view.stripe ? (
+        <StripePayForm action={pay} payLabel={`Pay ${amount}`} stripe={view.stripe} />
+      ) : view.paymentAvailable ? (
         <>
           {view.staging ? (
             <StagingHint>
@@ -96,7 +106,7 @@ export function PayStep({ view, pay, change }: { view: PayView; pay: StepAction;
         </>
       ) : (
         <p role="status" className={styles.notice}>
-          Payment isn't available yet. Your choice is saved: come back to this link later to finish your enrollment.
+          {view.unavailableMessage ?? "Payment isn't available yet. Your choice is saved: come back to this link later to finish your enrollment."}
         </p>
       )}
       <ChangeChoice action={change} />

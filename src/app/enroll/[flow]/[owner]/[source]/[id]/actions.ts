@@ -5,7 +5,7 @@ import { refresh } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import type { ActionResult, LinkParams, StepName } from "@/features/enrollment/flow/contract";
 import { FLOW_MESSAGES } from "@/features/enrollment/flow/messages";
-import { changeChoice, chooseProduct, payEnrollment, submitDetails } from "@/features/enrollment/flow/service";
+import { changeChoice, chooseProduct, payEnrollment, payWithToken, submitDetails } from "@/features/enrollment/flow/service";
 import { toAppError } from "@/server/to-app-error";
 import type { FormState } from "../../../../_components/form-state";
 import { parseChoice } from "../../../../_components/format";
@@ -56,6 +56,12 @@ export async function payEnrollmentAction(link: LinkParams, _previous: FormState
   return state;
 }
 
+/** Step 4 through Stripe (decisions §18): the Payment Element's ConfirmationToken, confirmed on the server. */
+export async function payWithTokenAction(link: LinkParams, _previous: FormState, form: FormData): Promise<FormState> {
+  const token = String(form.get("token") ?? "");
+  return settle("pay", {}, () => payWithToken(link, { token }));
+}
+
 /**
  * Runs a step and turns its outcome into the form's state: the renter's errors stay on the form;
  * anything else (next step, a step no longer current) refreshes the page; an expedited flow that
@@ -82,6 +88,8 @@ async function settle(step: StepName, values: Record<string, string>, run: () =>
   }
   const view = result.view;
   if (view.step === "result" && view.redirectTo) redirect(view.redirectTo);
+  // 3-D Secure (decisions §18): the bank's page, which returns to the flow link.
+  if (!result.ok && view.step === "pay" && view.nextActionUrl) redirect(view.nextActionUrl);
   if (!result.ok && view.step === step) {
     // The pay view carries a fresh attempt: retrying with another card is another payment attempt.
     const attempt = view.step === "pay" ? view.attempt : undefined;

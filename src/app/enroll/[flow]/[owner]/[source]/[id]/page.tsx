@@ -2,7 +2,7 @@ import { notFound, redirect } from "next/navigation";
 import type { LinkParams } from "@/features/enrollment/flow/contract";
 import { loadEnrollment } from "@/features/enrollment/flow/service";
 import { FlowStep } from "../../../../_components/steps";
-import { changeChoiceAction, chooseProductAction, payEnrollmentAction, submitDetailsAction } from "./actions";
+import { changeChoiceAction, chooseProductAction, payEnrollmentAction, payWithTokenAction, submitDetailsAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Enroll in deposit coverage" };
@@ -30,6 +30,7 @@ export default async function EnrollmentPage({ params, searchParams }: Props) {
     chooseProduct: chooseProductAction.bind(null, link),
     changeChoice: changeChoiceAction.bind(null, link),
     payEnrollment: payEnrollmentAction.bind(null, link),
+    payWithToken: payWithTokenAction.bind(null, link),
   };
   return <FlowStep view={view} actions={actions} />;
 }
@@ -49,5 +50,6 @@ function linkParams(path: { flow: string; owner: string; source: string; id: str
     selected_product: one("selected_product"),
     cadence: one("cadence"),
     redirect_url: one("redirect_url"),
+    payment_intent: one("payment_intent"),
   };
 }
