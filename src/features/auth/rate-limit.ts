@@ -22,10 +22,10 @@ export function policyOf(perSecond: number): RatePolicy | undefined {
 
 /**
  * A process keeps, beyond what its waiting requests need, the tokens of its next 100 ms at the
- * rate it has been spending them (at least one), never more than 5 % of the burst. Tokens held
- * unspent by all processes together are thus about a tenth of a second of the client's own
- * admitted rate (10 at the default 100/s, 5 % of the burst), whatever the number of processes:
- * the error stays within 10 %.
+ * rate it has been spending them, never more than 5 % of the burst (none below 10 requests a
+ * second: each of those requests leases its own token). Tokens held unspent by all processes
+ * together are thus about a tenth of a second of the client's admitted rate (at most 10 at the
+ * default 100/s: 5 % of the burst), whatever the number of processes: the error stays within 10 %.
  */
 const PREFETCH_SECONDS = 0.1;
 const PREFETCH_SHARE_OF_BURST = 0.05;
@@ -83,7 +83,7 @@ export function createRateLimiter(): RateLimiter {
     const rate = bucket.spent / seconds;
     bucket.spent = 0;
     bucket.rateSince = now;
-    return Math.max(1, Math.min(Math.ceil(rate * PREFETCH_SECONDS), Math.ceil(policy.burst * PREFETCH_SHARE_OF_BURST)));
+    return Math.min(Math.floor(rate * PREFETCH_SECONDS), Math.floor(policy.burst * PREFETCH_SHARE_OF_BURST));
   }
 
   async function lease(db: Db, key: string, bucket: LocalBucket, policy: RatePolicy): Promise<void> {
