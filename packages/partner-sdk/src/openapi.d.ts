@@ -1528,6 +1528,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1592,6 +1598,27 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -1661,6 +1688,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1676,6 +1709,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +1830,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -1831,6 +1891,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,6 +2043,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2017,6 +2104,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2248,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -2199,6 +2313,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2337,6 +2457,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -2437,6 +2578,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,6 +2710,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2596,6 +2764,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2685,6 +2859,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2754,6 +2949,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,6 +2969,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +3100,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2925,6 +3153,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3013,6 +3247,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3046,6 +3301,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,6 +3399,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3169,6 +3451,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,6 +3545,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3308,6 +3617,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3322,6 +3637,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,6 +3766,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -3501,6 +3843,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,6 +3963,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3647,6 +4016,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +4110,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3766,6 +4162,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3854,6 +4256,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3905,6 +4328,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,6 +4348,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +4477,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -4098,6 +4554,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4212,6 +4674,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4244,6 +4727,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4332,6 +4821,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4370,6 +4880,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4459,6 +4975,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4492,6 +5029,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,6 +5150,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4645,6 +5209,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,11 +5342,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,6 +5401,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +5496,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4947,6 +5550,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5671,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5100,6 +5730,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5227,11 +5863,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5289,6 +5931,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5417,6 +6065,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -5468,6 +6137,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,6 +6271,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -5659,6 +6355,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5787,6 +6489,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -5850,6 +6573,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,6 +6711,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -6018,6 +6768,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6041,6 +6797,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +6935,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
