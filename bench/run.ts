@@ -8,6 +8,7 @@ import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
 import { policiesBench } from "./policies.bench";
 import { prospectsBench } from "./prospects.bench";
+import { ratelimitBench } from "./ratelimit.bench";
 import { retentionBench } from "./retention.bench";
 import { rosterBench } from "./roster.bench";
 import { webhooksBench } from "./webhooks.bench";
@@ -24,6 +25,11 @@ if (process.argv[2] === "policies") {
 // So has the retention benchmark (1,020,000 deliveries of its own).
 if (process.argv[2] === "retention") {
   await retentionBench();
+  process.exit(0);
+}
+// So has the request limit's benchmark (the gateways' door in a process of its own, restarted per setting).
+if (process.argv[2] === "ratelimit") {
+  await ratelimitBench();
   process.exit(0);
 }
 // The fault scenarios start their own deployment (bench/faults/cluster.ts): no shared service.
@@ -67,3 +73,4 @@ try {
 // In a process of its own: it points the database client at its own database.
 if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "policies"], { stdio: "inherit" });
 if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "retention"], { stdio: "inherit" });
+if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "ratelimit"], { stdio: "inherit" });
