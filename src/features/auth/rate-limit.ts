@@ -46,6 +46,8 @@ type LocalBucket = {
   spent: number;
   rateSince: number;
   leasing: boolean;
+  /** The last lease found the shared bucket short: no whole token anywhere before this time (ms). */
+  emptyUntil: number;
   waiting: Waiter[];
   usedAt: number;
 };
@@ -97,6 +99,7 @@ export function createRateLimiter(): RateLimiter {
       bucket.spare += granted;
       bucket.shared = tokens;
       bucket.sharedAt = now;
+      bucket.emptyUntil = tokens < 1 ? now + ((1 - tokens) / policy.perSecond) * 1000 : 0;
       for (const waiter of batch) {
         if (bucket.spare >= 1) waiter.resolve(spend(bucket, policy, now));
         // The shared bucket had fewer tokens than this batch asked for: the rest are refused now,
@@ -116,7 +119,7 @@ export function createRateLimiter(): RateLimiter {
 
   /** The shared bucket is empty: the next whole token is there in (1 − tokens) / rate seconds. */
   function refusal(bucket: LocalBucket, policy: RatePolicy, now: number): RateDecision {
-    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.shared) / policy.perSecond));
+    const retryAfterSeconds = Math.max(1, Math.ceil((bucket.emptyUntil - now) / 1000));
     return { admitted: false, state: allowance(bucket, policy, now), retryAfterSeconds };
   }
 
@@ -124,13 +127,18 @@ export function createRateLimiter(): RateLimiter {
     take(db, key, policy) {
       const now = Date.now();
       sweep(now);
-      let bucket = buckets.get(key);
+      // Per policy too: a limit changed while the process runs starts from what the shared bucket holds.
+      const localKey = `${key} ${policy.perSecond}`;
+      let bucket = buckets.get(localKey);
       if (!bucket) {
-        bucket = { spare: 0, shared: policy.burst, sharedAt: now, spent: 0, rateSince: now, leasing: false, waiting: [], usedAt: now };
-        buckets.set(key, bucket);
+        bucket = { spare: 0, shared: policy.burst, sharedAt: now, spent: 0, rateSince: now, leasing: false, emptyUntil: 0, waiting: [], usedAt: now };
+        buckets.set(localKey, bucket);
       }
       bucket.usedAt = now;
       if (bucket.spare >= 1 && bucket.waiting.length === 0) return Promise.resolve(spend(bucket, policy, now));
+      // The shared bucket refills at a known rate: until its next whole token, every process would be
+      // refused, so this one refuses without asking (a client hammering past its limit costs no round trips).
+      if (bucket.spare < 1 && !bucket.leasing && now < bucket.emptyUntil) return Promise.resolve(refusal(bucket, policy, now));
       const local = bucket;
       return new Promise((resolve, reject) => {
         local.waiting.push({ resolve, reject });
