@@ -8,6 +8,7 @@ import { startService } from "./lib/service";
 import { ownersBench } from "./owners.bench";
 import { policiesBench } from "./policies.bench";
 import { prospectsBench } from "./prospects.bench";
+import { ratelimitBench } from "./ratelimit.bench";
 import { retentionBench } from "./retention.bench";
 import { rosterBench } from "./roster.bench";
 import { webhooksBench } from "./webhooks.bench";
@@ -31,6 +32,11 @@ if (process.argv[2] === "retention") {
 if (process.argv[2] === "isolation") {
   const { isolationBench } = await import("./isolation.bench");
   await isolationBench(process.argv.slice(3));
+  process.exit(0);
+}
+// The request limit's benchmark starts its own door too (a process of its own, restarted per setting).
+if (process.argv[2] === "ratelimit") {
+  await ratelimitBench();
   process.exit(0);
 }
 // The fault scenarios start their own deployment (bench/faults/cluster.ts): no shared service.
@@ -74,3 +80,4 @@ try {
 // In a process of its own: it points the database client at its own database.
 if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "policies"], { stdio: "inherit" });
 if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "retention"], { stdio: "inherit" });
+if (!only) spawnSync(process.execPath, ["--import", "tsx", "bench/run.ts", "ratelimit"], { stdio: "inherit" });

@@ -79,6 +79,11 @@ export const EnvVariables = z.object({
     .or(z.literal("")),
   MAIL_FROM: z.string().trim().min(3).optional().or(z.literal("")),
   SMTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  // decisions §17: requests a second per Partner API client, bursts up to twice that; 0 turns the limit off.
+  API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(100),
+  // Token exchanges a second per client id and per client address (bursts twice that); 0 turns each off.
+  TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(10),
+  TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(100),
 });
 /**
  * Validated environment (shared/design/decisions.md §3) → the `Config` the code reads. `Config` is this
@@ -187,6 +192,13 @@ const Env = EnvVariables.superRefine((env, context) => {
     mailFrom: env.MAIL_FROM || `Renter messages <no-reply@${new URL(publicBaseUrl).hostname}>`,
     /** How long an SMTP server may take to connect, greet and answer each command before the attempt is retried. */
     smtpTimeoutSeconds: env.SMTP_TIMEOUT_SECONDS,
+    /**
+     * Request limits (decisions §17; docs/decisions.md, "Partner developer: rate limits"), counted
+     * across every web process: per Partner API client, and on `/token` per client id and per address.
+     */
+    apiRateLimitPerSecond: env.API_RATE_LIMIT_PER_SECOND,
+    tokenRateLimitPerSecond: env.TOKEN_RATE_LIMIT_PER_SECOND,
+    tokenRateLimitPerAddressPerSecond: env.TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND,
     /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,

@@ -30,6 +30,11 @@ Object.assign(process.env, {
   PUBLIC_BASE_URL: "http://localhost:3999",
   APP_ENV: "staging",
   WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
+  // The request limits count (their headers are on every answer) but never refuse a test's requests;
+  // rate-limit.int.test.ts sets the defaults back to test them.
+  API_RATE_LIMIT_PER_SECOND: "1000000",
+  TOKEN_RATE_LIMIT_PER_SECOND: "1000000",
+  TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: "1000000",
 });
 resetConfig();
 resetRootSecrets();

@@ -3,8 +3,9 @@ import { createSource } from "../../../src/features/prospects/sources";
 import { address } from "../../../src/features/roster/roster-test-helpers";
 import { emitEvent } from "../../../src/features/webhooks/emit";
 import { webhookPartner } from "../../../src/features/webhooks/webhook-test-helpers";
+import { resetConfig } from "../../../src/server/config";
 import { getDb } from "../../../src/server/db/client";
-import { newClient, unique } from "../../../src/test/factories";
+import { newClient, newOwner, unique } from "../../../src/test/factories";
 import { webDoorUrl } from "../../../src/test/http";
 import { receiversOfThisFile } from "../../../src/test/https-receiver";
 import { runDueJobs } from "../../../src/test/jobs";
@@ -161,5 +162,48 @@ describe("verifyWebhook against a real delivery", () => {
       "timestamp_mismatch",
     );
     expect(reason(() => verifyWebhook(delivery.rawBody, { "x-webhook-timestamp": delivery.headers["x-webhook-timestamp"] }, current))).toBe("missing_header");
+  });
+});
+
+describe("the SDK and the request limit (docs/decisions.md, Partner developer: rate limits)", () => {
+  it("sends a request the service refused with 429 again after Retry-After, a bounded number of times", { timeout: 60_000 }, async () => {
+    const client = await newClient();
+    const owner = await newOwner(client);
+    const statuses: number[] = [];
+    const sdkWith = async (rateLimitRetries: number) =>
+      createPartnerClient({
+        baseUrl: `${await webDoorUrl()}/api`,
+        credentials: { clientId: client.clientId, clientSecret: client.secret, audience: client.audience },
+        rateLimitRetries,
+        fetch: async (request) => {
+          const response = await fetch(request);
+          if (!request.url.endsWith("/token")) statuses.push(response.status);
+          return response;
+        },
+      });
+    const retrying = await sdkWith(3);
+    const params = { params: { path: { owner_slug: owner.slug } } };
+    await retrying.tokens.token();
+    // One request a second, bursts of two, for the time of this test.
+    process.env.API_RATE_LIMIT_PER_SECOND = "1";
+    resetConfig();
+    try {
+      const started = Date.now();
+      for (let i = 0; i < 4; i++) expect((await retrying.GET("/partners/{owner_slug}/webhooks/endpoints", params)).response.status).toBe(200);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+      const handsBack = await sdkWith(0);
+      let refused: Response | undefined;
+      for (let i = 0; i < 4 && !refused; i++) {
+        const { response } = await handsBack.GET("/partners/{owner_slug}/webhooks/endpoints", params);
+        if (response.status === 429) refused = response;
+      }
+      expect(refused?.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(refused?.headers.get("ratelimit-remaining")).toBe("0");
+    } finally {
+      process.env.API_RATE_LIMIT_PER_SECOND = "1000000";
+      resetConfig();
+    }
   });
 });

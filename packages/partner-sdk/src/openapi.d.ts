@@ -1033,7 +1033,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -1081,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint (provider)
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -1241,15 +1241,13 @@ export interface paths {
         put?: never;
         /**
          * Open a partner portal session
-         * @description Answers a URL, valid 60 minutes, that opens the webhook portal for this client and this owner: endpoints with their status and health (success rate and last failure over 7 days), deliveries with a status filter, each delivery's exact payload and attempts with their failure reasons, retry of a delivery, pause and resume of an endpoint. It shows only the endpoints this client registered under this owner, whatever the portal's path names. The link opens once: its first visit trades it for a session cookie (HttpOnly, scoped to `/portal`, ending with the link), and a second visit, an expired or an altered link opens a page saying so. The session ends at sign-out, when this client's secret is rotated, when it loses `webhooks:manage` or the owner's grant, or when it is disabled. To put the portal in your own admin, name your admin's origins in `frame_ancestors` (each must be listed in the owner's `embedded_frame_ancestors`); without them the portal cannot be framed. Example: `curl -X POST {base_url}/partners/maple/portal_sessions -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -d '{}'` → `201 {"status_code": 201, "url": "https://pis.example.com/portal/session/v1.…", "expires_at": "2026-11-26T09:00:00.000Z"}`.
+         * @description Answers a URL, valid 60 minutes, that opens the webhook portal for this client and this owner: endpoints with their status and health (success rate and last failure over 7 days), deliveries with a status filter, each delivery's exact payload and attempts with their failure reasons, retry of a delivery, pause and resume of an endpoint. It shows only the endpoints this client registered under this owner, whatever the portal's path names. Put it in your own admin: the portal may be framed by the owner's `embedded_frame_ancestors` and by no other origin. The first visit trades the link for a session cookie (HttpOnly, scoped to `/portal`, ending with the link); an expired or altered link opens a page saying so. Example: `curl -X POST {base_url}/partners/maple/portal_sessions -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -d '{}'` → `201 {"status_code": 201, "url": "https://pis.example.com/portal/session/v1.…", "expires_at": "2026-11-26T09:00:00.000Z"}`.
          *
          *     **Examples**
          *
          *     ```sh
          *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/portal_sessions" \
-         *       -H "Authorization: Bearer $TOKEN" \
-         *       -H "Content-Type: application/json" \
-         *       -d '{"frame_ancestors":["https://admin.partner.example"]}'
+         *       -H "Authorization: Bearer $TOKEN"
          *     ```
          *
          *     ```ts
@@ -1262,11 +1260,6 @@ export interface paths {
          *
          *     const { data, error, response } = await api.POST("/partners/{owner_slug}/portal_sessions", {
          *       params: { path: { owner_slug: "maple-street-holdings" } },
-         *       body: {
-         *         frame_ancestors: [
-         *           "https://admin.partner.example"
-         *         ]
-         *       },
          *     });
          *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
          *     ```
@@ -1535,6 +1528,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1599,6 +1598,27 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status_code: 415;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -1668,6 +1688,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1683,6 +1709,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1798,6 +1830,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -1838,6 +1891,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1984,6 +2043,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2024,6 +2104,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,6 +2248,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -2206,6 +2313,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +2457,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -2444,6 +2578,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,6 +2710,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2603,6 +2764,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2692,6 +2859,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2761,6 +2949,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2775,6 +2969,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2900,6 +3100,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2932,6 +3153,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3247,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3053,6 +3301,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3145,6 +3399,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3176,6 +3451,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,6 +3545,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3315,6 +3617,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,6 +3637,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3766,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -3508,6 +3843,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +3963,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3654,6 +4016,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +4110,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3773,6 +4162,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3861,6 +4256,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -3912,6 +4328,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3926,6 +4348,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4049,6 +4477,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -4105,6 +4554,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +4674,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4251,6 +4727,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +4821,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4377,6 +4880,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +4975,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4499,6 +5029,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +5150,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4652,6 +5209,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4779,11 +5342,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4832,6 +5401,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4921,6 +5496,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4954,6 +5550,12 @@ export interface operations {
             /** @description Successful response */
             200: {
                 headers: {
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5069,6 +5671,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5107,6 +5730,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5234,11 +5863,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5296,6 +5931,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5428,11 +6069,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,6 +6137,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,11 +6275,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests; `Retry-After` gives the seconds to wait */
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5696,6 +6355,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5824,6 +6489,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };
@@ -5887,6 +6573,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6019,6 +6711,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
+                        error: string;
+                    };
+                };
+            };
             /** @description Temporarily unavailable, as while the database is out of reach (a restart); retry after `Retry-After` seconds */
             503: {
                 headers: {
@@ -6048,25 +6761,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description HTTPS origins that may frame this session's portal (your admin); each must be in the owner's `embedded_frame_ancestors`. Absent: not frameable
-                     * @example [
-                     *       "https://admin.partner.example"
-                     *     ]
-                     */
-                    frame_ancestors?: string[];
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Updated */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +6797,12 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again) */
                     "Idempotent-Replayed"?: "true";
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,6 +6935,27 @@ export interface operations {
                     } | {
                         /** @constant */
                         status_code: 422;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left now (the bucket refills continuously) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full limit is available again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status_code: 429;
                         error: string;
                     };
                 };

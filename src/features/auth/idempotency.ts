@@ -15,8 +15,12 @@ import { IDEMPOTENCY_MESSAGES } from "./messages";
 
 /** How long a key is kept (decisions §16: 24 h). */
 export const KEY_HOURS = 24;
-/** A claim whose request has not finished by then belongs to a process that died: the same request may take it over. */
-const CLAIM_SECONDS = 120;
+/**
+ * A claim lasts 2 minutes and is extended every quarter of that while its request runs
+ * (`holdIdempotencyClaim`): one that lapses belongs to a process that died, and the same request
+ * may take it over. A field, so a test can shorten it instead of waiting minutes.
+ */
+export const idempotencyClaim = { seconds: 120 };
 
 /**
  * Makes the statement's own transaction commit without waiting for its WAL flush (`set_config` local
@@ -49,7 +53,7 @@ export async function claimIdempotencyKey(db: Db, clientId: string, key: string,
   // One statement; its commit does not wait for the WAL flush (ASYNC below).
   const [taken] = (await db.execute(sql`
     insert into ${idempotencyKeys} (client_id, key, fingerprint, state, locked_until)
-    select ${clientId}, ${key}, ${fingerprint}, 'in_flight', now() + make_interval(secs => ${CLAIM_SECONDS})
+    select ${clientId}, ${key}, ${fingerprint}, 'in_flight', now() + make_interval(secs => ${idempotencyClaim.seconds})
     where ${ASYNC}
     on conflict (client_id, key) do update set
       fingerprint = excluded.fingerprint, state = 'in_flight', locked_until = excluded.locked_until,
@@ -77,6 +81,30 @@ export async function claimIdempotencyKey(db: Db, clientId: string, key: string,
     return claimIdempotencyKey(db, clientId, key, fingerprint, true);
   }
   return { claimed: false, replay: { status: held.responseStatus, body, headers: held.responseHeaders ?? {} } };
+}
+
+/**
+ * Keeps a claim alive while its request runs (docs/decisions.md, "Partner developer: idempotency
+ * keys"): a request slower than the claim (a long batch, a wait on a lock) is not taken over by a
+ * retry, which would run it a second time. A failed extension is let go: the claim then lapses as
+ * a dead process's would.
+ */
+export function holdIdempotencyClaim(db: Db, clientId: string, key: string): { stop: () => void } {
+  const seconds = idempotencyClaim.seconds;
+  const timer = setInterval(
+    () => {
+      db.update(idempotencyKeys)
+        .set({ lockedUntil: sql`now() + make_interval(secs => ${seconds})` })
+        .where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, "in_flight"), ASYNC))
+        .then(
+          () => {},
+          () => {},
+        );
+    },
+    (seconds * 1000) / 4,
+  );
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**

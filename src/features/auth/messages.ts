@@ -4,3 +4,9 @@ export const IDEMPOTENCY_MESSAGES = {
   reused: "Idempotency-Key was used with another request",
   inFlight: "A request with this Idempotency-Key is still in progress; retry later",
 } as const;
+
+/** Messages of the request limits' 429 answers (decisions §17; docs/decisions.md, "Partner developer: rate limits"). */
+export const RATE_LIMIT_MESSAGES = {
+  api: "Too many requests for this client: retry after the seconds Retry-After gives",
+  token: "Too many token requests: retry after the seconds Retry-After gives",
+} as const;

@@ -1,23 +1,27 @@
+import { getConfig } from "../../server/config";
 import { AppError, errors, GATEWAY_MESSAGES, toTRPCError } from "../../server/errors";
 import { decodePathParam, findBadTextInRequest } from "../../server/http/bad-text";
 import { invalidInput } from "../../server/http/input-errors";
+import type { Context, RestState } from "../../server/trpc/context";
 import { baseProcedure, t } from "../../server/trpc/init";
 import type { AuditActor } from "../audit/audit";
 import { can, type Permission } from "../console/permissions";
 import { gatedDb } from "../owners/merge/gate";
 import type { propertyOwners } from "../owners/owners.table";
 import { type ApiClient, clientSecretOf, findActiveClientCached, ownerForClient } from "./clients";
-import { claimIdempotencyKey, fingerprintOf, isValidIdempotencyKey, settleIdempotencyKey } from "./idempotency";
-import { IDEMPOTENCY_MESSAGES } from "./messages";
+import { claimIdempotencyKey, fingerprintOf, holdIdempotencyClaim, isValidIdempotencyKey, settleIdempotencyKey } from "./idempotency";
+import { IDEMPOTENCY_MESSAGES, RATE_LIMIT_MESSAGES } from "./messages";
+import { createRateLimiter, policyOf } from "./rate-limit";
 import { isValidRequestSignature } from "./request-signature";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "./scopes";
 import { verifyAccessTokenCached } from "./tokens";
 
 /**
  * The named procedure builders. Every partner route uses one of them, and the order of checks is
- * fixed here, once: gateway authentication (401) → scope (403) → request body hygiene (415/400) →
- * owner slug (404) → owner grant (403) → request signature (401) → input validation (422). Each
- * starts from `baseProcedure` (`server/trpc/init.ts`), where a failure gets its status once.
+ * fixed here, once: gateway authentication (401) → request limit (429, Partner API) → scope (403) →
+ * request body hygiene (415/400) → owner slug (404) → owner grant (403) → request signature (401) →
+ * `Idempotency-Key` (400/409/422 or a replay) → input validation (422). Each starts from
+ * `baseProcedure` (`server/trpc/init.ts`), where a failure gets its status once.
  */
 
 export type OwnerRow = typeof propertyOwners.$inferSelect;
@@ -44,6 +48,37 @@ function authenticate(gateway: Gateway) {
   });
 }
 
+/** This process's request limiter (docs/decisions.md, "Partner developer: rate limits"). */
+export const requestLimiter = createRateLimiter();
+
+/**
+ * decisions §17 "The Partner API is fair too": each client's requests are counted across every web
+ * process, once it is known who calls; beyond the limit 429 `{status_code, error}` with `Retry-After`.
+ * The `RateLimit-*` headers go on every answer of a counted request (`RestState.rateLimit`).
+ */
+const clientRequestLimit = t.middleware(async ({ ctx, next }) => {
+  if (ctx.rest) {
+    const clientId = (ctx as unknown as { client: ApiClient }).client.id;
+    await countRequest(ctx.db, ctx.rest, `api:${clientId}`, getConfig().apiRateLimitPerSecond, RATE_LIMIT_MESSAGES.api);
+  }
+  return next();
+});
+
+/**
+ * Counts a request under `key` at `perSecond` (0: not counted). The `RateLimit-*` headers show the
+ * tightest limit the request was counted under; beyond one, 429 with `Retry-After`.
+ */
+export async function countRequest(db: Context["db"], rest: RestState, key: string, perSecond: number, message: string): Promise<void> {
+  const policy = policyOf(perSecond);
+  if (!policy) return;
+  const decision = await requestLimiter.take(db, key, policy);
+  if (!rest.rateLimit || decision.state.remaining / decision.state.limit < rest.rateLimit.remaining / rest.rateLimit.limit) rest.rateLimit = decision.state;
+  if (!decision.admitted) {
+    rest.rateLimit = decision.state;
+    throw toTRPCError(errors.tooManyRequests(message, decision.retryAfterSeconds));
+  }
+}
+
 function requireScope(scope: Scope) {
   return t.middleware(({ ctx, next }) => {
     const scopes = (ctx as unknown as { tokenScopes: Scope[] }).tokenScopes;
@@ -66,7 +101,8 @@ const bodyHygiene = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
 
 /**
  * `Idempotency-Key` on a Partner API POST (decisions §16; docs/decisions.md, "Partner developer:
- * idempotency keys"), once the caller is authenticated and its body readable: a bad key 400; a key
+ * idempotency keys"), last of every builder's checks, so a kept answer is repeated only to a caller
+ * that passes them all today (its owner grant and request signature included): a bad key 400; a key
  * already held answers its kept answer (the REST wrapper writes it, `Idempotent-Replayed: true`),
  * 422 (another request) or 409 (in flight), and the procedure does not run; a new key is claimed,
  * and the wrapper settles it with the final answer.
@@ -87,15 +123,26 @@ const idempotencyKey = t.middleware(async ({ ctx, next }) => {
   }
   const db = ctx.db;
   rest.settle = (answer) => settleIdempotencyKey(db, clientId, key, answer);
-  return next();
+  // The claim is extended while the request runs, so a retry never takes over a request still running.
+  const heartbeat = holdIdempotencyClaim(db, clientId, key);
+  try {
+    return await next();
+  } finally {
+    heartbeat.stop();
+  }
 });
 
 /** Public REST routes (token exchange): no bearer token, but the same body rules. */
 export const publicRestProcedure = baseProcedure.use(restOnly).use(bodyHygiene);
 
+/** A Partner API caller: authenticated, counted, its scope and body checked. */
+function partnerCaller(scope: PartnerScope) {
+  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(clientRequestLimit).use(requireScope(scope)).use(bodyHygiene);
+}
+
 /** A Partner API route requiring `scope` (spec Authentication, decisions §5). */
 export function partnerProcedure(scope: PartnerScope) {
-  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(requireScope(scope)).use(bodyHygiene).use(idempotencyKey);
+  return partnerCaller(scope).use(idempotencyKey);
 }
 
 /** An ingestion-gateway route (decisions §8). */
@@ -108,7 +155,11 @@ export function ingestionProcedure(scope: IngestionScope) {
  * a caller not granted the owner 403.
  */
 export function ownerProcedure(scope: PartnerScope) {
-  return partnerProcedure(scope).use(async ({ ctx, next, getRawInput, meta, type }) => {
+  return ownerCaller(scope).use(idempotencyKey);
+}
+
+function ownerCaller(scope: PartnerScope) {
+  return partnerCaller(scope).use(async ({ ctx, next, getRawInput, meta, type }) => {
     const raw = (await getRawInput()) as { owner_slug?: unknown } | undefined;
     // Routes taking the slug as a query parameter (reset): a missing one is invalid input, not a 404.
     if (raw?.owner_slug === undefined || raw.owner_slug === "") {
@@ -132,21 +183,23 @@ export function ownerProcedure(scope: PartnerScope) {
  * Required for clients created with `--require-signature`; refused when present and invalid.
  */
 export function signedOwnerProcedure(scope: PartnerScope) {
-  return ownerProcedure(scope).use(({ ctx, next }) => {
-    const rest = ctx.rest;
-    const client = (ctx as unknown as { client: ApiClient }).client;
-    const header = rest.headers.get("x-request-signature");
-    if (header === null && !client.requireSignature) return next();
-    const ok =
-      header !== null &&
-      isValidRequestSignature(header, clientSecretOf(client), {
-        method: rest.method,
-        pathWithQuery: rest.pathWithQuery,
-        rawBody: rest.rawBody,
-      });
-    if (!ok) throw toTRPCError(errors.invalidSignature());
-    return next();
-  });
+  return ownerCaller(scope)
+    .use(({ ctx, next }) => {
+      const rest = ctx.rest;
+      const client = (ctx as unknown as { client: ApiClient }).client;
+      const header = rest.headers.get("x-request-signature");
+      if (header === null && !client.requireSignature) return next();
+      const ok =
+        header !== null &&
+        isValidRequestSignature(header, clientSecretOf(client), {
+          method: rest.method,
+          pathWithQuery: rest.pathWithQuery,
+          rawBody: rest.rawBody,
+        });
+      if (!ok) throw toTRPCError(errors.invalidSignature());
+      return next();
+    })
+    .use(idempotencyKey);
 }
 
 /**

@@ -24,7 +24,7 @@ function key(): SigningKey {
   return signingKey;
 }
 
-/** During a master key rotation, tokens signed under `MASTER_KEY_PREVIOUS` verify until they expire. */
+/** During a master key rotation, tokens signed under `MASTER_KEY_PREVIOUS` verify until they expire (and within the token age). */
 function previousSigningKey(): SigningKey | undefined {
   if (previousKey === undefined) {
     const seed = previousDerivedKey("jwt-signing-ed25519-v1");
@@ -59,15 +59,35 @@ export type TokenClaims = { clientId: string; gateway: Gateway; scopes: Scope[];
 
 export async function issueAccessToken(claims: TokenClaims, now = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
+  return signAccessToken(claims, iat, iat + TOKEN_LIFETIME_SECONDS);
+}
+
+/** Signs a token with the current key, issued and expiring at the times given (seconds); `issueAccessToken` is the one caller outside tests. */
+export async function signAccessToken(claims: TokenClaims, issuedAt: number, expiresAt: number): Promise<string> {
   return new SignJWT({ scope: claims.scopes.join(" "), gty: "client-credentials", sv: claims.secretVersion ?? 1 })
     .setProtectedHeader({ alg: "EdDSA", kid: key().kid, typ: "JWT" })
     .setIssuer(issuer())
     .setAudience(audienceOf(claims.gateway))
     .setSubject(claims.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
     .setJti(randomToken(12))
     .sign(key().privateKey);
+}
+
+/** How far ahead of this process's clock a token's issue time may be (another process's clock). */
+const ISSUED_AHEAD_SECONDS = 60;
+
+/**
+ * A token is at most as old, and as long-lived, as this service issues them (8600 s): whatever its
+ * `exp` says, under the current key or under `MASTER_KEY_PREVIOUS` during a rotation, whose holder
+ * (a leaked former key) could otherwise sign one that never expires (docs/decisions.md,
+ * "Partner developer: rate limits", token age).
+ */
+function withinTokenAge(iat: unknown, exp: number, now: Date): boolean {
+  if (typeof iat !== "number") return false;
+  const nowSeconds = now.getTime() / 1000;
+  return iat <= nowSeconds + ISSUED_AHEAD_SECONDS && nowSeconds - iat <= TOKEN_LIFETIME_SECONDS && exp - iat <= TOKEN_LIFETIME_SECONDS;
 }
 
 /** Verifies signature, issuer, audience (the gateway) and expiry; undefined for any failure. */
@@ -102,6 +122,7 @@ async function verify(token: string, gateway: Gateway, now: Date): Promise<{ cla
       currentDate: now,
     });
     if (typeof payload.sub !== "string" || typeof payload.scope !== "string" || typeof payload.exp !== "number") return undefined;
+    if (!withinTokenAge(payload.iat, payload.exp, now)) return undefined;
     return {
       claims: {
         clientId: payload.sub,
@@ -109,7 +130,8 @@ async function verify(token: string, gateway: Gateway, now: Date): Promise<{ cla
         scopes: payload.scope.split(" ").filter(Boolean) as Scope[],
         secretVersion: typeof payload.sv === "number" ? payload.sv : 1,
       },
-      expiresAt: payload.exp * 1000,
+      // Remembered no longer than the token age allows either.
+      expiresAt: Math.min(payload.exp, (payload.iat as number) + TOKEN_LIFETIME_SECONDS) * 1000,
     };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;

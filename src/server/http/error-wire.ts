@@ -104,10 +104,10 @@ const WIRE: Record<ErrorKind, WireKind> = {
     schema: plainSchema(422, "Idempotency-Key was used with another request"),
   },
   too_many_requests: {
-    routes: ["api"],
-    description: "Too many requests; `Retry-After` gives the seconds to wait",
+    routes: ["api", "token"],
+    description: "Too many requests (the client's request limit, or a delivered delivery retried within a minute); `Retry-After` gives the seconds to wait",
     body: plain,
-    schema: plainSchema(429, "A delivered delivery can be retried at most once a minute"),
+    schema: plainSchema(429, "Too many requests for this client: retry after the seconds Retry-After gives"),
   },
   unavailable: { routes: ["api", "token"], description: "Temporarily unavailable; retry later", body: plain, schema: plainSchema(503, "Try again shortly") },
   internal: { routes: ["api", "token"], description: "Internal error", body: plain, schema: plainSchema(500, GATEWAY_MESSAGES.internal) },

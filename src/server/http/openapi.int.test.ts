@@ -25,9 +25,9 @@ describe("GET /api/openapi.json", () => {
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } });
     const token = doc.paths["/token"].post;
     expect(token.security).toEqual([]);
-    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "415", "503"]);
+    expect(Object.keys(token.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "503"]);
     const owners = doc.paths["/partners/property_owners"].post;
-    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "400", "401", "403", "409", "413", "415", "422", "503"]);
+    expect(Object.keys(owners.responses).sort()).toEqual(["200", "201", "400", "401", "403", "409", "413", "415", "422", "429", "503"]);
     expect(owners.security).toEqual([{ bearerAuth: [] }]);
     expect(JSON.stringify(owners.responses["401"])).toContain('"const":"Unauthorized"');
   });
@@ -48,6 +48,22 @@ describe("GET /api/openapi.json", () => {
       expect(JSON.stringify(operation.responses["422"]), at).toContain("Idempotency-Key was used with another request");
       const success = Object.entries(operation.responses).filter(([status]) => status.startsWith("2"));
       for (const [status, response] of success) expect((response as { headers?: object }).headers, `${at} ${status}`).toHaveProperty("Idempotent-Replayed");
+    }
+  });
+
+  it("documents on every route the 429 of the request limit with Retry-After and RateLimit-*, and RateLimit-* on every 2xx", async () => {
+    const doc = await served();
+    const operations = Object.entries(doc.paths).flatMap(([pathKey, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ at: `${method} ${pathKey}`, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(10);
+    const rateLimit = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+    for (const { at, operation } of operations) {
+      const responses = operation.responses as Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+      expect(Object.keys(responses["429"]?.headers ?? {}).sort(), at).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
+      expect(JSON.stringify(responses["429"].content), at).toContain('"status_code"');
+      for (const [status, response] of Object.entries(responses))
+        if (status.startsWith("2")) expect(Object.keys(response.headers ?? {}), `${at} ${status}`).toEqual(expect.arrayContaining(rateLimit));
     }
   });
 

@@ -23,6 +23,9 @@ export function documentedErrors(meta: Meta): number[] {
   // An `Idempotency-Key` still in flight (docs/decisions.md, "Partner developer: idempotency keys").
   if (takesIdempotencyKey(meta)) statuses.add(409);
   if (meta.inputErrors?.kind !== "oauth") statuses.add(422);
+  // The request limits (docs/decisions.md, "Partner developer: rate limits"): every Partner API
+  // route counts its client's requests, the token exchange its client ids and addresses.
+  statuses.add(429);
   statuses.add(400);
   if (meta.openapi && ["POST", "PUT", "PATCH"].includes(meta.openapi.method)) for (const status of [400, 413, 415]) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
@@ -48,6 +51,16 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 const IDEMPOTENT_REPLAYED_HEADER = {
   description: "`true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again)",
   schema: { type: "string", enum: ["true"] },
+};
+
+/** decisions §17 "The Partner API is fair too": on every answer of a counted request (docs/decisions.md, "Partner developer: rate limits"). */
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": {
+    description: "Requests the client may send at once (the burst: twice `API_RATE_LIMIT_PER_SECOND`, whose rate refills it)",
+    schema: { type: "integer", minimum: 1, example: 200 },
+  },
+  "RateLimit-Remaining": { description: "Requests left now (the bucket refills continuously)", schema: { type: "integer", minimum: 0, example: 187 } },
+  "RateLimit-Reset": { description: "Seconds until the full limit is available again", schema: { type: "integer", minimum: 0, example: 1 } },
 };
 
 /**
@@ -78,7 +91,11 @@ function postProcess(doc: OpenAPIObject, router: AnyRouter): OpenAPIObject {
       for (const status of Object.keys(responses))
         if (status.startsWith("2")) responses[status] = { ...responses[status], headers: { "Idempotent-Replayed": IDEMPOTENT_REPLAYED_HEADER } };
     }
+    for (const status of Object.keys(responses))
+      if (status.startsWith("2")) responses[status] = { ...responses[status], headers: { ...(responses[status].headers as Json), ...RATE_LIMIT_HEADERS } };
     for (const status of documentedErrors(meta)) responses[String(status)] = openApiErrorResponse(status, meta.inputErrors);
+    const tooMany = responses["429"] as Json & { headers?: Json };
+    responses["429"] = { ...tooMany, headers: { ...tooMany.headers, ...RATE_LIMIT_HEADERS } };
     responses["503"] = databaseUnavailableResponse(meta);
     operation.responses = responses;
     if (meta.openapi.protect === false) operation.security = [];
@@ -134,6 +151,7 @@ export function partnerOpenApiDocumentOf(partnerApiRouter: AnyRouter): OpenAPIOb
     description:
       "Partner API of the Partner Integration Service: token exchange, property owners, onboarding collections, prospects, move-outs and webhook endpoints. Every path except the token exchange needs `Authorization: Bearer <token>`; requests with a body need `Content-Type: application/json`. Errors: gateway 401 `{message: Unauthorized}`, gateway 403 `{message: Forbidden}`, application errors `{status_code, error}`.\n\n" +
       "**Safe retries**: every POST but the token exchange takes an `Idempotency-Key` header (1–255 visible ASCII characters, e.g. a UUID per request; kept 24 h per API client). Retrying with the same key and body answers the first answer again with `Idempotent-Replayed: true` and does nothing twice, e.g. `curl -X POST {base_url}/partners/acme/prospects -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -H 'Idempotency-Key: 5f0c2a4e-8d1b-4c6a-9f3e-2b7d1e0a9c41' -d '{\"prospect\": {…}}'`. The same key with another body answers 422 `{status_code, error}`, a retry while the first request still runs 409 (retry after a moment); a failed request (4xx, 5xx) keeps nothing, so its key can be used again.\n\n" +
+      "**Rate limits**: each API client may send `API_RATE_LIMIT_PER_SECOND` requests a second (100 unless the operator says otherwise) with bursts up to twice that, counted across every server of the service. Every answer to an authenticated request carries `RateLimit-Limit` (the burst), `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the full burst is back); beyond the limit the answer is 429 `{status_code, error}` with `Retry-After` (seconds) and nothing is done: wait that long and send the request again (the typed SDK does). One client's traffic never uses another's limit. The token exchange is limited per `client_id` and per address (10 and 100 a second unless the operator says otherwise): a token lives 8600 s, so ask for one and reuse it.\n\n" +
       "**Staging test values** (decisions §10; no effect in production): in the enrollment flow, an email whose local part ends in `+decline` (e.g. `rita+decline@example.com`) is declined by underwriting for every product; `+blocked` ends at the identity check as `blocked`. Card `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined (the renter may try again), any other Luhn-valid number pays; staging's simulated processor records payments and never charges. The staging reset clears the renters, applications, policies and cash deposits of your sources.",
     baseUrl: config.partnerBaseUrl,
     docsUrl: `${config.partnerBaseUrl}/docs`,

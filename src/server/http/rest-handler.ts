@@ -9,7 +9,7 @@ import { logger } from "../log";
 import { observeHttpRequest, routeTemplate } from "../observability/metrics";
 import { describeRequest, inRequestSpan, tracingOn } from "../observability/tracing";
 import { toAppError } from "../to-app-error";
-import type { Context, RestState } from "../trpc/context";
+import type { Context, RateLimitState, RestState } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
@@ -134,6 +134,8 @@ function restCore(router: AnyRouter, prefix: `/${string}`): (request: RestReques
         logger().error({ err: error, requestId: state.requestId }, "idempotency key not settled");
       }
     }
+    // docs/decisions.md, "Partner developer: rate limits": on every answer of a counted request, a replay and a 429 included.
+    if (state.rateLimit) answer = { ...answer, headers: { ...answer.headers, ...rateLimitHeaders(state.rateLimit) } };
     logger().info(
       {
         requestId: state.requestId,
@@ -326,6 +328,14 @@ function failureOf(error: unknown, state: RestState, inputErrors?: InputErrorSty
 function errorAnswer(error: AppError): { status: number; body: string; headers?: Record<string, string> } {
   const answer = restAnswerOf(error);
   return { status: answer.status, body: JSON.stringify(answer.body), ...(answer.headers ? { headers: answer.headers } : {}) };
+}
+
+function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "ratelimit-limit": String(state.limit),
+    "ratelimit-remaining": String(state.remaining),
+    "ratelimit-reset": String(state.resetSeconds),
+  };
 }
 
 function validRequestId(value: string | null): string | undefined {

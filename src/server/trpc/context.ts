@@ -5,6 +5,13 @@ import type { AppError } from "../errors";
 /** An answer an `Idempotency-Key` keeps (docs/decisions.md, "Partner developer: idempotency keys"). */
 export type KeptAnswer = { status: number; body: string | null; headers: Record<string, string> };
 
+/**
+ * A request limit's standing for the `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+ * headers (docs/decisions.md, "Partner developer: rate limits"): the burst, the requests left, and
+ * the whole seconds until the bucket is full again.
+ */
+export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
+
 /** What the REST wrapper knows about one HTTP request; shared by reference with every middleware. */
 export type RestState = {
   requestId: string;
@@ -26,6 +33,8 @@ export type RestState = {
   clientId?: string;
   /** The kept answer of the `Idempotency-Key` this request repeats: the wrapper answers it as is, with `Idempotent-Replayed: true`. */
   replay?: KeptAnswer;
+  /** Set once a request limit counted this request: the wrapper answers its headers, whatever the status. */
+  rateLimit?: RateLimitState;
   /** Set when this request claimed an `Idempotency-Key`: the wrapper calls it with the final answer, to keep it or release the key. */
   settle?: (answer: KeptAnswer) => Promise<void>;
 };
