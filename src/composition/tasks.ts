@@ -5,6 +5,7 @@ import { ingestionEventApply } from "../features/ingestion/ingestion_event__appl
 import { stripeEventHandle } from "../features/payments/stripe/stripe_event__handle.handler";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
+import { refundSend } from "../features/policies/refunds/refund__send";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate.handler";
 import { retentionPrune } from "../features/retention/retention__prune";
@@ -24,6 +25,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
+  refundSend,
   retentionPrune,
   stripeEventHandle,
   webhookDeliveryAttempt,
