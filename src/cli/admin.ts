@@ -32,6 +32,7 @@ import { errors, fieldMessagesOf } from "../server/errors";
 import { toAppError } from "../server/to-app-error";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
 import { MASTER_KEY_COMMANDS } from "./admin-master-key";
+import { PAYMENT_COMMANDS } from "./admin-payments";
 import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError } from "./usage";
 
 /**
@@ -315,6 +316,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...BILLING_COMMANDS,
+  ...PAYMENT_COMMANDS,
   ...MASTER_KEY_COMMANDS,
 };
 

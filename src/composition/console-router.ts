@@ -5,6 +5,7 @@ import { meConsoleProcedure, usersConsoleRouter } from "../features/console/cons
 import { frameOriginsConsoleRouter } from "../features/enrollment/console/router";
 import { ingestionConsoleRouter } from "../features/ingestion/console/router";
 import { buildingGrantsConsoleRouter, ownerMergeConsoleRouter, ownersConsoleRouter } from "../features/owners/console/router";
+import { paymentsConsoleRouter } from "../features/payments/console/router";
 import { policiesConsoleRouter } from "../features/policies/console/router";
 import { prospectsConsoleRouter, sourcesConsoleRouter } from "../features/prospects/console/router";
 import { buildingsConsoleRouter } from "../features/roster/console/router";
@@ -34,4 +35,5 @@ export const consoleRouter = router({
   frameOrigins: frameOriginsConsoleRouter,
   users: usersConsoleRouter,
   billing: billingConsoleRouter,
+  payments: paymentsConsoleRouter,
 });
