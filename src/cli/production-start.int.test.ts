@@ -27,6 +27,12 @@ function productionEnv(overrides: Record<string, string | undefined>): { env: No
     LOG_LEVEL: "info",
     MASTER_KEY,
     AUTH_SECRET,
+    // decisions §18: production pays through Stripe with live keys (never contacted by a start).
+    PAYMENT_PROCESSOR: "stripe",
+    STRIPE_SECRET_KEY: `sk_live_${"a1".repeat(12)}`,
+    STRIPE_PUBLISHABLE_KEY: `pk_live_${"b2".repeat(12)}`,
+    STRIPE_WEBHOOK_SECRET: `whsec_${"c3".repeat(16)}`,
+    STRIPE_API_BASE: undefined,
     ...overrides,
   };
   // The test harness allows private webhook destinations; a production start must not inherit that.
@@ -99,6 +105,18 @@ describe("npm start in production refuses what it would otherwise invent (decisi
     await expectRefused("scripts/start.ts", { SEED_DEMO: "1" }, "SEED_DEMO");
     await expectRefused("scripts/start.ts", { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" }, "WEBHOOK_ALLOW_PRIVATE_DESTINATIONS");
   }, 60_000);
+
+  it("refuses to take payment any other way than Stripe with live keys talking to Stripe itself (decisions §18)", async () => {
+    const noStripe = { PAYMENT_PROCESSOR: undefined, STRIPE_SECRET_KEY: undefined, STRIPE_PUBLISHABLE_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined };
+    await expectRefused("scripts/start.ts", noStripe, "STRIPE_SECRET_KEY");
+    await expectRefused("scripts/start.ts", { PAYMENT_PROCESSOR: "simulated" }, "PAYMENT_PROCESSOR");
+    await expectRefused("scripts/start.ts", { PAYMENT_PROCESSOR: "none" }, "PAYMENT_PROCESSOR");
+    await expectRefused("scripts/start.ts", { STRIPE_SECRET_KEY: `sk_test_${"a1".repeat(12)}` }, "STRIPE_SECRET_KEY");
+    await expectRefused("scripts/start.ts", { STRIPE_PUBLISHABLE_KEY: `pk_test_${"b2".repeat(12)}` }, "STRIPE_PUBLISHABLE_KEY");
+    await expectRefused("scripts/start.ts", { STRIPE_WEBHOOK_SECRET: undefined }, "STRIPE_WEBHOOK_SECRET");
+    await expectRefused("scripts/start.ts", { STRIPE_API_BASE: "http://127.0.0.1:12111" }, "STRIPE_API_BASE");
+    await expectRefused("scripts/worker.ts", { STRIPE_SECRET_KEY: `sk_test_${"a1".repeat(12)}` }, "STRIPE_SECRET_KEY");
+  }, 180_000);
 
   it("refuses the same in the worker process", async () => {
     await expectRefused("scripts/worker.ts", { MASTER_KEY: undefined }, "MASTER_KEY");

@@ -77,7 +77,7 @@ export const EnvVariables = z.object({
 // decisions §10, §18: the simulated processor never charges (in production it would give policies away), and
 // production pays through Stripe with live keys.
 const Env = EnvVariables.superRefine((env, context) => {
-  for (const problem of stripeRefusals(env)) context.addIssue({ code: "custom", message: problem.message, path: [problem.variable] });
+  for (const problem of stripeRefusals(env, { inProcess: true })) context.addIssue({ code: "custom", message: problem.message, path: [problem.variable] });
 }).transform((env) => {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   return {
@@ -178,8 +178,12 @@ type EnvInput = z.output<typeof EnvVariables>;
  * decisions §18 Configuration: production takes real money, so it pays through Stripe (the default
  * there); staging defaults to the simulated processor. `none` (staging only) refuses every payment.
  */
-function processorOf(env: Pick<EnvInput, "APP_ENV" | "PAYMENT_PROCESSOR">): "simulated" | "none" | "stripe" {
-  return env.PAYMENT_PROCESSOR ?? (env.APP_ENV === "production" ? "stripe" : "simulated");
+function processorOf(env: Pick<EnvInput, "APP_ENV" | "PAYMENT_PROCESSOR" | "STRIPE_SECRET_KEY">): "simulated" | "none" | "stripe" {
+  if (env.PAYMENT_PROCESSOR) return env.PAYMENT_PROCESSOR;
+  if (env.APP_ENV !== "production") return "simulated";
+  // Production without Stripe's key never starts (`startRefusals`); code reading the configuration in a
+  // process that skipped that check (a test) sees a processor that refuses every payment.
+  return env.STRIPE_SECRET_KEY ? "stripe" : "none";
 }
 
 const STRIPE_KEYS = {
@@ -194,11 +198,17 @@ const STRIPE_KEYS = {
  * staging with Stripe takes test keys only, so a staging instance never charges a real card. A key's
  * value is never repeated in a message.
  */
-export function stripeRefusals(env: Partial<EnvInput>): { variable: string; message: string }[] {
+export function stripeRefusals(env: Partial<EnvInput>, options: { inProcess?: boolean } = {}): { variable: string; message: string }[] {
   const production = env.APP_ENV === "production";
   const refusals: { variable: string; message: string }[] = [];
-  const processor = processorOf({ APP_ENV: env.APP_ENV ?? "staging", PAYMENT_PROCESSOR: env.PAYMENT_PROCESSOR });
-  if (production && processor !== "stripe")
+  const processor = processorOf({ APP_ENV: env.APP_ENV ?? "staging", PAYMENT_PROCESSOR: env.PAYMENT_PROCESSOR, STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY });
+  if (production && !env.PAYMENT_PROCESSOR && processor !== "stripe") {
+    if (!options.inProcess)
+      refusals.push({
+        variable: "STRIPE_SECRET_KEY",
+        message: "STRIPE_SECRET_KEY is required in production (payments go through Stripe: a live secret key sk_live_… or rk_live_…)",
+      });
+  } else if (production && processor !== "stripe")
     refusals.push({
       variable: "PAYMENT_PROCESSOR",
       message: `PAYMENT_PROCESSOR=${processor} is refused in production (${processor === "simulated" ? "it never charges; " : ""}production takes payment through stripe)`,

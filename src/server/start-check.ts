@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { getConfig } from "./config";
+import { getConfig, stripeRefusals } from "./config";
 
 /** 32 bytes in standard base64, as `openssl rand -base64 32` prints them. */
 export function isMasterKey(value: string): boolean {
@@ -33,6 +33,8 @@ export function startRefusals(env: NodeJS.ProcessEnv = process.env): string[] {
     if (env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS && env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS !== "0")
       refusals.push("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS is refused in production (webhooks may not reach loopback or private addresses)");
   }
+  // decisions §18 Configuration: production pays through Stripe with live keys, talking to Stripe itself.
+  for (const refusal of stripeRefusals(env as Parameters<typeof stripeRefusals>[0])) refusals.push(refusal.message);
   return refusals;
 }
 

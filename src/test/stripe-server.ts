@@ -103,6 +103,8 @@ export type StripeTestServer = {
   /** Makes a ConfirmationToken of a test payment method (as Stripe's test helper does). */
   confirmationToken(paymentMethod: string): string;
   webhookUrl: string | undefined;
+  /** The next off-session confirmation declines (`card_declined`), once: a saved card that stopped paying. */
+  declineNextOffSession: boolean;
   close(): Promise<void>;
 };
 
@@ -233,6 +235,10 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     const behaviour = method.card.behaviour;
     if (behaviour === "declines") decline(intent, method, "card_declined", "generic_decline", "Your card was declined.");
     if (behaviour === "insufficient") decline(intent, method, "card_declined", "insufficient_funds", "Your card has insufficient funds.");
+    if (offSession && api.declineNextOffSession) {
+      api.declineNextOffSession = false;
+      decline(intent, method, "card_declined", "generic_decline", "Your card was declined.");
+    }
     const needs3ds = behaviour === "always3ds" || (behaviour === "setup3ds" && !method.setupDone);
     if (needs3ds && offSession)
       decline(intent, method, "authentication_required", "authentication_required", "Your card was declined. This transaction requires authentication.");
@@ -477,6 +483,7 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     intents,
     customers,
     webhookUrl: options.webhookUrl,
+    declineNextOffSession: false,
     eventFor(type, objectId) {
       return [...events].reverse().find((event) => event.type === type && ((event.data as Json).object as Json).id === objectId);
     },

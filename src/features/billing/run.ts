@@ -33,6 +33,8 @@ const BATCH = 500;
 
 /** The processor's idempotency key of a charge row: a retry of the row is the same payment. */
 export const chargeKey = (chargeId: number) => `billing_charge:${chargeId}`;
+/** A month's key (decisions §18: `bill:<policy>:<period>`): the same month of the same policy is one payment. */
+export const periodKey = (policyNumber: string, periodIndex: number) => `bill:${policyNumber}:${periodIndex}`;
 /** The charge subject (payments' convention): `billing fail-next` arms it. */
 export const policySubject = (policyNumber: string) => `policy:${policyNumber}`;
 
@@ -111,7 +113,7 @@ async function chargeMonth(db: Db, processor: PaymentProcessor, row: BillingChar
   let result: ChargeResult;
   try {
     result = await processor.charge({
-      idempotencyKey: chargeKey(row.id),
+      idempotencyKey: row.periodIndex === null ? chargeKey(row.id) : periodKey(policy.policyNumber, row.periodIndex),
       amountCents: row.amountCents,
       currency: "usd",
       description: `Monthly premium of policy ${policy.policyNumber} from ${row.periodStart}`,

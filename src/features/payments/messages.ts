@@ -34,6 +34,10 @@ export const PAYMENT_MESSAGES = {
   notConfigured: "Payments are not available yet: no payment processor is configured",
   failNextNeedsSimulated: "Only the simulated payment processor can be told to decline a charge",
   subjectBlank: "Subject must not be blank",
+  /** decisions §18: Stripe did not answer or refused what was sent; nothing was charged by this request. */
+  processorUnavailable: "The payment service is not answering right now. Nothing was charged: try again in a minute.",
+  intentNotFound: "Payment not found at the processor",
+  paymentProcessing: "The payment is still processing at the processor",
 } as const;
 
 /** Decline codes a processor answers (stable: billing and the flow branch on them). */

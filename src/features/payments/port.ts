@@ -25,6 +25,9 @@ export type MethodDetails = {
   expYear: number;
 };
 
+/** A method saved for off-session charges, as recorded in `payment_methods`. */
+export type SavedMethod = { processorMethodId: string; customerId: string | null };
+
 /** One payment of a record (`pay:<application>`, `bill:<policy>:<period>`), created once per key. */
 export type IntentRequest = {
   /** Sent as `Idempotency-Key`, derived from our record (decisions §18). */
@@ -35,6 +38,8 @@ export type IntentRequest = {
   metadata: PaymentMetadata;
   /** Monthly cadence: the method confirmed is kept on this customer for off-session charges. */
   saveForCustomer?: string;
+  /** Off-session charges: the customer the saved method belongs to. */
+  customer?: string;
 };
 
 /** What the processor says of a payment now. `intentId` is the processor's (`pi_…`). */
@@ -66,8 +71,12 @@ export interface PaymentPort {
   retrieveIntent(intentId: string): Promise<OpenIntent>;
   /** Confirms with a token the browser made; `returnUrl` is where 3-D Secure comes back to. */
   confirmIntent(intentId: string, confirmation: { token: string; returnUrl: string }): Promise<PaymentOutcome>;
-  /** A saved method charged while the renter is away (monthly billing): a decline or `authentication_required` is an outcome. */
-  chargeOffSession(request: IntentRequest & { method: { processorMethodId: string; customerId: string | null } }): Promise<PaymentOutcome>;
+  /**
+   * Confirms with a saved method while the renter is away (monthly billing): a decline or
+   * `authentication_required` is an outcome. Created first with `createIntent` and its id recorded,
+   * so a replay days later confirms that intent again instead of creating a second.
+   */
+  confirmOffSession(intentId: string, method: SavedMethod): Promise<PaymentOutcome>;
 }
 
 /** Decline codes callers branch on (Stripe's own codes, which the simulator answers too). */

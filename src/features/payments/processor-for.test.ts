@@ -19,10 +19,10 @@ function withEnv(env: { APP_ENV?: string; PAYMENT_PROCESSOR?: string }) {
 afterEach(() => withEnv(saved));
 
 describe("PAYMENT_PROCESSOR (decisions §10)", () => {
-  it("defaults to simulated in staging and to stripe in production (decisions §18), whose keys are then required", () => {
+  it("defaults to simulated in staging; production without Stripe's key refuses every payment (and never starts: startRefusals)", () => {
     expect(withEnv({ APP_ENV: "staging" })().paymentProcessor).toBe("simulated");
     expect(withEnv({})().paymentProcessor).toBe("simulated");
-    expect(withEnv({ APP_ENV: "production" })).toThrow(/STRIPE_SECRET_KEY is required with PAYMENT_PROCESSOR=stripe/);
+    expect(withEnv({ APP_ENV: "production" })().paymentProcessor).toBe("none");
   });
 
   it("can be set to none in staging", () => {
@@ -41,6 +41,7 @@ describe("processorFor", () => {
   it("picks the simulated processor or the refusing one", () => {
     expect(processorFor({ paymentProcessor: "simulated" })).toBeInstanceOf(SimulatedProcessor);
     expect(processorFor({ paymentProcessor: "none" })).toBeInstanceOf(NotConfiguredProcessor);
+    expect(processorFor(withEnv({ APP_ENV: "production" })())).toBeInstanceOf(NotConfiguredProcessor);
   });
 
   it("the refusing processor throws unavailable (503) with the page's message, for charges and stored methods", async () => {

@@ -2,8 +2,10 @@ import type { Config } from "../../server/config";
 import type { Db } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { PAYMENT_MESSAGES } from "./messages";
+import { paymentPortFor } from "./port-for";
 import type { ChargeRequest, ChargeResult, PaymentProcessor, StoredMethod } from "./processor";
 import { SimulatedProcessor } from "./simulated-processor";
+import { PortBillingProcessor } from "./stripe/billing-adapter";
 
 /**
  * Production until a real processor is configured (decisions §10): every payment is refused with a
@@ -27,14 +29,17 @@ type Options = { db?: Db; now?: () => Date };
  * The processor of this deployment: `PAYMENT_PROCESSOR` (`simulated` by default in staging, `none` in
  * production; config validation refuses `simulated` in production). A real processor is one more case.
  */
-export function processorFor(config: Pick<Config, "paymentProcessor">, options: Options = {}): PaymentProcessor {
+export function processorFor(config: Pick<Config, "paymentProcessor"> & Partial<Pick<Config, "stripe">>, options: Options = {}): PaymentProcessor {
   switch (config.paymentProcessor) {
     case "simulated":
       return new SimulatedProcessor(options);
     case "none":
-    // The Stripe adapter takes payments through the token-based port (./port.ts), not this card one.
-    case "stripe":
       return new NotConfiguredProcessor();
+    case "stripe": {
+      // Billing's charges through the token-based port (decisions §18); no Stripe keys: refused as `none`.
+      const port = paymentPortFor({ paymentProcessor: config.paymentProcessor, stripe: config.stripe });
+      return port ? new PortBillingProcessor(port, options) : new NotConfiguredProcessor();
+    }
   }
 }
 

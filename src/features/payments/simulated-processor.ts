@@ -129,14 +129,16 @@ function replay(row: PaymentCharge, request: ChargeRequest): ChargeResult {
 }
 
 function resultOf(row: PaymentCharge): ChargeResult {
+  // The simulated processor's own rows always carry the card it was given.
   const brand = row.brand as CardBrand;
-  if (row.status === "succeeded") return { status: "succeeded", chargeId: row.id, last4: row.last4, brand };
+  const last4 = row.last4 ?? "";
+  if (row.status === "succeeded") return { status: "succeeded", chargeId: row.id, last4, brand };
   return {
     status: "declined",
     chargeId: row.id,
     code: row.declineCode ?? DECLINE_CODES.cardDeclined,
     message: PAYMENT_MESSAGES.declined,
-    last4: row.last4,
+    last4,
     brand,
   };
 }

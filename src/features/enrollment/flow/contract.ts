@@ -29,6 +29,20 @@ export type LinkParams = {
   cadence?: string;
   /** Expedited flow only: followed at a terminal state when allowed (decisions §10 Redirect). */
   redirect_url?: string;
+  /** Stripe's return to the link after 3-D Secure (decisions §18): the intent to retrieve, never trusted as paid. */
+  payment_intent?: string;
+};
+
+/** What the Payment Element needs (decisions §18), when the processor is Stripe. */
+export type StripePayment = {
+  publishableKey: string;
+  /** `pi_…`: the pay `<main>`'s `data-payment-intent`. */
+  intentId: string;
+  clientSecret: string;
+  /** The flow link, where 3-D Secure returns. */
+  returnUrl: string;
+  /** The last attempt's decline, shown above the form (a return from a failed authentication). */
+  lastError?: string;
 };
 
 export type FlowKind = "embedded" | "expedited";
@@ -105,8 +119,14 @@ export type PayView = FlowContext & {
   amountDueCents: number;
   /** A short line describing what is bought, e.g. "Deposit insurance, paid monthly". */
   summary: string;
-  /** False in production until a real processor is configured: the page explains, no card form. */
+  /** False when no processor takes this payment: the page explains (`unavailableMessage`), no card form. */
   paymentAvailable: boolean;
+  /** Why payment is not available, when it is not the general "not yet" (a cash deposit through Stripe). */
+  unavailableMessage?: string;
+  /** Stripe (decisions §18): the Payment Element's intent; absent with the simulated card form. */
+  stripe?: StripePayment;
+  /** Stripe: the bank's page the browser goes to next (3-D Secure), after a confirmation asked for it. */
+  nextActionUrl?: string;
   /**
    * A fresh nonce per render, for the form's hidden `attempt` field (`PaymentInput.attempt`): a double
    * submit of one form is charged once; a retry after a decline renders a new one.
@@ -167,4 +187,6 @@ export type FlowService = {
   changeChoice(link: LinkParams): Promise<ActionResult>;
   /** Step 4: charge through the processor, then the policy (or cash deposit) in one transaction. */
   payEnrollment(link: LinkParams, input: PaymentInput): Promise<ActionResult>;
+  /** Step 4 through Stripe (decisions §18): confirms the intent with the browser's token; issues only on `succeeded`. */
+  payWithToken(link: LinkParams, input: { token: string }): Promise<ActionResult>;
 };

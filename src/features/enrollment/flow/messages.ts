@@ -24,6 +24,13 @@ export const FLOW_MESSAGES = {
 
   /** Conflicts: the step is no longer the current one (the page re-renders the current step). */
   notCurrentStep: "This step is no longer the current one",
+  /** decisions §18: the landlord's money needs a funds-flow decision before it is taken through Stripe. */
+  cashDepositCardOnly:
+    "A cash deposit can't be paid online yet: card payment here is for deposit insurance premiums only. Pay your deposit to your leasing office as they instruct, or go back and choose deposit insurance.",
+  paymentUnavailable: "Payment isn't available right now. Nothing was charged: try again in a minute.",
+  paymentTokenInvalid: "Your card details didn't reach us. Nothing was charged: enter them again.",
+  paymentProcessing: "Your payment is processing. This page shows your coverage as soon as your bank confirms it; nothing more to do.",
+  authenticationNeeded: "Your bank asks you to confirm this payment.",
   alreadyPaid: "This enrollment is already paid",
   paymentInProgress: "A payment for this enrollment is being processed: pay on this page to finish it, or reload in a moment",
   linkNotValid: "This enrollment link is not valid",

@@ -7,6 +7,7 @@ import { enterOwnerWrite } from "../../owners/merge/gate";
 import type { Owner } from "../../owners/service";
 import { checkCard } from "../../payments/card";
 import { PAYMENT_MESSAGES } from "../../payments/messages";
+import { paymentPortFor } from "../../payments/port-for";
 import { processorFor } from "../../payments/processor-for";
 import { recordCashDeposit } from "../../policies/cash-deposits";
 import { issuePolicy } from "../../policies/issue";
@@ -19,6 +20,7 @@ import { checkDetails } from "./details";
 import { failsIdentityCheck } from "./identity";
 import { BLOCKED_REASONS, FLOW_MESSAGES as M } from "./messages";
 import { type EnrollmentRecord, loadRecord, requireRecord } from "./state";
+import { payWithToken, settleReturn, withStripeIntent } from "./stripe-pay";
 import { type Choice, chooseView, currentView, flowEnv, offersOf, openApplication } from "./views";
 
 /**
@@ -40,9 +42,17 @@ async function viewOf(params: LinkParams): Promise<FlowView> {
 
 export async function loadEnrollment(params: LinkParams): Promise<LoadResult> {
   const db = await getDb();
-  const record = await loadRecord(db, params);
+  let record = await loadRecord(db, params);
   if (!record) return { kind: "invalid" };
-  return { kind: "view", view: await currentView(db, record) };
+  // decisions §18: back from Stripe (3-D Secure): what Stripe says of the intent, never the query's status.
+  if (params.payment_intent && paymentPortFor(getConfig())) {
+    await settleReturn(db, record, params.payment_intent);
+    record = await requireRecord(db, params);
+  }
+  const view = await currentView(db, record);
+  // Entering the pay step through Stripe creates (or reuses) the application's PaymentIntent.
+  if (view.step === "pay" && paymentPortFor(getConfig())) return { kind: "view", view: await withStripeIntent(db, record, view, params) };
+  return { kind: "view", view };
 }
 
 /**
@@ -174,6 +184,8 @@ export async function payEnrollment(params: LinkParams, input: PaymentInput): Pr
   if (view.step === "result" && view.state === "completed" && application?.paidAt) return { ok: true, view };
   if (view.step !== "pay" || !application) throw errors.conflict(M.notCurrentStep);
   if (!view.paymentAvailable) return refused(view, PAYMENT_MESSAGES.notConfigured);
+  // Through Stripe, card data never reaches this server (decisions §18): the Payment Element's token does.
+  if (paymentPortFor(getConfig())) return refused(view, M.paymentTokenInvalid);
 
   const checked = checkCard({ number: input.number ?? "", expiry: input.expiry ?? "", cvc: input.cvc ?? "", postalCode: input.postalCode ?? "" }, new Date());
   const fields: FieldErrors = { ...(checked.errors ?? {}) };
@@ -278,5 +290,7 @@ async function releasePayment(db: Db, applicationId: number, key: string): Promi
     .where(and(eq(applications.id, applicationId), eq(applications.paymentKey, key), isNull(applications.paidAt)));
 }
 
+export { payWithToken };
+
 /** The service as the contract names it (the pages, the benchmark and the tests call these). */
-export const flowService: FlowService = { loadEnrollment, submitDetails, chooseProduct, changeChoice, payEnrollment };
+export const flowService: FlowService = { loadEnrollment, submitDetails, chooseProduct, changeChoice, payEnrollment, payWithToken };

@@ -1,6 +1,7 @@
 import { getConfig } from "../../../server/config";
 import type { Tx } from "../../../server/db/client";
 import { randomToken } from "../../../server/secrets";
+import { paymentPortFor } from "../../payments/port-for";
 import { processorFor } from "../../payments/processor-for";
 import { archivesOfPolicy } from "../../policies/documents/storage";
 import type { Policy } from "../../policies/policies.table";
@@ -18,7 +19,7 @@ export type FlowEnv = { appEnv: "staging" | "production"; paymentAvailable: bool
 
 export function flowEnv(): FlowEnv {
   const config = getConfig();
-  return { appEnv: config.appEnv, paymentAvailable: processorFor(config).name !== "none" };
+  return { appEnv: config.appEnv, paymentAvailable: processorFor(config).name !== "none" || paymentPortFor(config) !== undefined };
 }
 
 /** The application the renter is on: the open one (a canceled one is history). */

@@ -1,16 +1,11 @@
-import type Stripe from "stripe";
-import type { Db } from "../../../server/db/client";
+import type { StripeEventHandler } from "./event-handler";
 import { paymentIntentHandlers } from "./payment-intent-events";
 
 /**
- * What each Stripe event type does here (decisions §18 Stripe's webhooks), run by the
- * `stripe_event__handle` job once per event id. A handler is given the event as signed; it must
- * decide from the object's state (retrieved again when order matters), never from the arrival
- * order, since Stripe sends events in no guaranteed order and may send one twice. Types absent
- * here are answered 200 and ignored. Each group lives beside what it changes; add a group here.
+ * What each Stripe event type does here (decisions §18 Stripe's webhooks), by type: one group per
+ * part of payments (`./event-handler.ts` says what a handler must do). Types absent here are
+ * answered 200 and ignored (nothing kept). Add a group with one line.
  */
-export type StripeEventHandler = (db: Db, event: Stripe.Event) => Promise<void>;
-
 export const STRIPE_EVENT_HANDLERS: Readonly<Record<string, StripeEventHandler>> = {
   ...paymentIntentHandlers,
 };

@@ -1,4 +1,42 @@
-import type { StripeEventHandler } from "./event-handlers";
+import type Stripe from "stripe";
+import { getConfig } from "../../../server/config";
+import type { Db } from "../../../server/db/client";
+import { completeIntentPayment } from "../../enrollment/applications/intent-payment";
+import { paymentPortFor } from "../port-for";
+import { paymentByIntent, recordOutcome } from "../recorder";
+import type { StripeEventHandler } from "./event-handler";
 
-/** Filled by the PaymentIntent outcomes (next commit). */
-export const paymentIntentHandlers: Record<string, StripeEventHandler> = {};
+/**
+ * `payment_intent.succeeded` and `payment_intent.payment_failed` (decisions §18 Stripe's webhooks):
+ * the intent is retrieved again and its state applied, so a late or repeated event, or one arriving
+ * before the renter's return, does the same as the return would: an application is paid once
+ * (`completeIntentPayment`), any other recorded payment gets its outcome written. An intent we never
+ * recorded (another integration on the same Stripe account) is ignored.
+ */
+async function onPaymentIntent(db: Db, event: Stripe.Event): Promise<void> {
+  const port = paymentPortFor(getConfig());
+  const intent = event.data.object as Stripe.PaymentIntent;
+  if (!port || !intent?.id) return;
+  const row = await paymentByIntent(db, intent.id);
+  if (!row) return;
+  if (row.subject?.startsWith("application:")) {
+    await completeIntentPayment(db, port, intent.id);
+    return;
+  }
+  await recordOutcome(db, port.name, (await port.retrieveIntent(intent.id)).outcome);
+}
+
+/**
+ * `setup_intent.succeeded`: a card saved without a payment (a renter updating the card of a monthly
+ * policy). Nothing of ours asks for a SetupIntent yet; the event is kept and acknowledged so one
+ * made from Stripe's dashboard is not retried for days.
+ */
+async function onSetupIntent(_db: Db, _event: Stripe.Event): Promise<void> {}
+
+export const paymentIntentHandlers: Record<string, StripeEventHandler> = {
+  "payment_intent.succeeded": onPaymentIntent,
+  "payment_intent.payment_failed": onPaymentIntent,
+  "payment_intent.processing": onPaymentIntent,
+  "payment_intent.canceled": onPaymentIntent,
+  "setup_intent.succeeded": onSetupIntent,
+};
