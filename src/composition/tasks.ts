@@ -2,6 +2,7 @@ import { idempotencyKeyPrune } from "../features/auth/idempotency_key__prune";
 import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/underwriting/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { paymentReconcile } from "../features/payments/payment__reconcile";
 import { stripeEventHandle } from "../features/payments/stripe/stripe_event__handle.handler";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
@@ -21,6 +22,7 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   billingRun,
   idempotencyKeyPrune,
   ingestionEventApply,
+  paymentReconcile,
   policyBuildDocuments,
   policyExpireDue,
   prospectCheckEligibility,

@@ -1,14 +1,13 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import { type Config, getConfig } from "../../../server/config";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
-import { applications } from "../../enrollment/applications/applications.table";
-import { propertyOwners } from "../../owners/owners.table";
 import { policies } from "../../policies/policies.table";
 import { refundsOfPolicy } from "../../policies/refunds/refunds";
 import { dashboardUrl } from "../dashboard";
 import { disputesOfPolicy } from "../disputes/disputes";
+import { UNRESOLVED_STATUSES } from "../payment__reconcile";
 import { type PaymentCharge, paymentCharges } from "../payments.table";
 import { REFUND_STATUSES } from "../refund-port";
 
@@ -71,8 +70,7 @@ export type PolicyPayments = z.infer<typeof policyPayments>;
 
 /** The processor's id of a payment row: its PaymentIntent where it has one, else the row's own id. */
 function processorIdOf(row: PaymentCharge): string {
-  const intent = (row as PaymentCharge & { intentId?: string | null }).intentId;
-  return intent ?? row.id;
+  return row.intentId ?? row.id;
 }
 
 export async function paymentsOfPolicy(db: Tx, policyId: number, config: Pick<Config, "stripe"> = getConfig()): Promise<PolicyPayments> {
@@ -130,37 +128,47 @@ export async function paymentsOfPolicy(db: Tx, policyId: number, config: Pick<Co
 }
 
 export const unresolvedPayment = z.object({
-  application_id: z.string(),
-  owner_slug: z.string(),
+  id: z.string(),
+  /** What it pays for (`application:pa_…`, `policy:<number>`). */
+  subject: z.string().nullable(),
   amount_cents: z.number().int(),
-  /** The payment's idempotency key: the attempt whose outcome was never recorded. */
-  payment_key: z.string(),
-  since: z.string(),
+  status: z.string(),
+  processor: z.string(),
+  processor_id: z.string(),
+  dashboard_url: z.string().nullable(),
+  created_at: z.string(),
 });
 
 /** After this long without an outcome, a payment is listed for staff (decisions §18 Reconciliation). */
 export const UNRESOLVED_AFTER_MS = 60 * 60 * 1000;
 
 /**
- * Payments whose outcome is still unknown an hour on (decisions §18 Reconciliation: the console
- * lists them): an application's payment claim never completed nor released (the tab closed, the
- * processor's answer lost), which reconciliation has not resolved.
+ * Payments whose outcome is still unknown an hour after they were created (decisions §18
+ * Reconciliation: the console lists them), which reconciliation (`payment__reconcile`, every few
+ * minutes after ten) has not resolved: the processor keeps them undecided, or cannot be reached.
  */
-export async function unresolvedPayments(db: Tx, now = new Date()): Promise<z.infer<typeof unresolvedPayment>[]> {
-  const before = new Date(now.getTime() - UNRESOLVED_AFTER_MS);
+export async function unresolvedPayments(db: Tx, now = new Date(), config: Pick<Config, "stripe"> = getConfig()): Promise<z.infer<typeof unresolvedPayment>[]> {
   const rows = await db
-    .select({ application: applications, ownerSlug: propertyOwners.slug })
-    .from(applications)
-    .innerJoin(propertyOwners, eq(propertyOwners.id, applications.ownerId))
-    .where(and(isNotNull(applications.paymentKey), isNull(applications.paidAt), lt(applications.updatedAt, before)))
-    .orderBy(applications.updatedAt)
+    .select()
+    .from(paymentCharges)
+    .where(
+      and(
+        isNotNull(paymentCharges.intentId),
+        inArray(paymentCharges.status, [...UNRESOLVED_STATUSES]),
+        lt(paymentCharges.createdAt, new Date(now.getTime() - UNRESOLVED_AFTER_MS)),
+      ),
+    )
+    .orderBy(paymentCharges.createdAt)
     .limit(200);
-  return rows.map(({ application, ownerSlug }) => ({
-    application_id: `pa_${application.id}`,
-    owner_slug: ownerSlug,
-    amount_cents: application.paymentKeyAmountCents ?? 0,
-    payment_key: application.paymentKey ?? "",
-    since: application.updatedAt.toISOString(),
+  return rows.map((row) => ({
+    id: row.id,
+    subject: row.subject,
+    amount_cents: row.amountCents,
+    status: row.status,
+    processor: row.processor,
+    processor_id: processorIdOf(row),
+    dashboard_url: dashboardUrl(config, row.processor, "payment", processorIdOf(row)),
+    created_at: row.createdAt.toISOString(),
   }));
 }
 

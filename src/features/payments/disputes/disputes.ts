@@ -133,8 +133,7 @@ async function audit(tx: Tx, dispute: PaymentDispute, ownerId: number | null, ac
 async function paymentOf(tx: Tx, state: DisputeState): Promise<{ chargeId: string | null; policy: { id: number; ownerId: number } | null }> {
   const matches: SQL[] = [];
   if (state.chargeId) matches.push(eq(paymentCharges.id, state.chargeId));
-  const intentColumn = (paymentCharges as unknown as Record<string, unknown>).intentId;
-  if (state.intentId && intentColumn) matches.push(eq(intentColumn as typeof paymentCharges.id, state.intentId));
+  if (state.intentId) matches.push(eq(paymentCharges.intentId, state.intentId));
   const [charge] = matches.length
     ? await tx
         .select({ id: paymentCharges.id })

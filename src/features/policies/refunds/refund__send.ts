@@ -30,7 +30,7 @@ export const refundSend = defineTask({
       if (port.name !== row.processor) throw errors.invalid(`The payment was taken by ${row.processor}, not ${port.name}`);
       outcome = await port.refund({
         idempotencyKey: row.idempotencyKey,
-        payment: { chargeId: row.paymentChargeId, intentId: intentIdOf(charge) },
+        payment: { chargeId: row.paymentChargeId, intentId: charge?.intentId ?? null },
         amountCents: row.amountCents,
         metadata: { refund: String(row.id), policy_id: String(row.policyId) },
       });
@@ -46,12 +46,6 @@ export const refundSend = defineTask({
     await recordRefundOutcome(db, row.id, outcome);
   },
 });
-
-/** The processor's PaymentIntent of a payment row, where the row keeps one. */
-function intentIdOf(charge: object | undefined): string | null {
-  const value = charge && "intentId" in charge ? charge.intentId : null;
-  return typeof value === "string" ? value : null;
-}
 
 /**
  * Keeps the processor's answer on the refund: its id the first time, then its status whenever the
