@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Config } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { PAYMENT_MESSAGES } from "./messages";
@@ -66,27 +65,6 @@ export class SimulatedRefunds implements RefundPort {
 }
 
 export const simulatedRefundId = (key: string) => `re_sim_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
-
-/** Production without a processor (decisions §10): nothing can be refunded. */
-class NoRefunds implements RefundPort {
-  readonly name = "none";
-  async refund(): Promise<RefundOutcome> {
-    throw errors.unavailable(PAYMENT_MESSAGES.notConfigured);
-  }
-  async retrieveRefund(): Promise<RefundOutcome> {
-    throw errors.unavailable(PAYMENT_MESSAGES.notConfigured);
-  }
-}
-
-/** The refunds of this deployment's processor (`PAYMENT_PROCESSOR`), as `processorFor` picks its payments. */
-export function refundsFor(config: Pick<Config, "paymentProcessor">, options: { db?: Db } = {}): RefundPort {
-  switch (config.paymentProcessor) {
-    case "simulated":
-      return new SimulatedRefunds(options);
-    default:
-      return new NoRefunds();
-  }
-}
 
 export const REFUND_MESSAGES = {
   paymentUnknown: "The payment to refund is not one this processor took",

@@ -6,7 +6,8 @@ import { AppError, errors } from "../../../server/errors";
 import { defineTask } from "../../../server/jobs/define-task";
 import { logger } from "../../../server/log";
 import { paymentCharges } from "../../payments/payments.table";
-import { type RefundOutcome, refundsFor } from "../../payments/refund-port";
+import type { RefundOutcome } from "../../payments/refund-port";
+import { refundsFor } from "../../payments/refunds-for";
 import { policyRefunds } from "./refunds.table";
 
 /**
