@@ -14,6 +14,7 @@ import { createManagedOwnerAs, findOwnerBySlug } from "../features/owners/servic
 import { resolveAsOf } from "../features/policies/lifecycle/as-of";
 import { sweepDuePolicies } from "../features/policies/lifecycle/sweep";
 import { listPoliciesOfOwner, policyListEntry } from "../features/policies/list";
+import { refundsOfPolicy } from "../features/policies/refunds/refunds";
 import { cancelPolicy } from "../features/policies/revisions/cancel";
 import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
 import { revisePolicy } from "../features/policies/revisions/revise";
@@ -31,6 +32,7 @@ import { errors, fieldMessagesOf } from "../server/errors";
 import { toAppError } from "../server/to-app-error";
 import { BILLING_COMMANDS, BILLING_OPTIONS } from "./admin-billing";
 import { MASTER_KEY_COMMANDS } from "./admin-master-key";
+import { PAYMENT_COMMANDS } from "./admin-payments";
 import { cliActor, cliUser, type Flags, parseFlags, USAGE_EXIT_CODE, UsageError } from "./usage";
 
 /**
@@ -189,7 +191,10 @@ const COMMANDS: Record<string, Command> = {
     run: async (flags) => {
       const db = await getDb();
       const id = await policyIdByNumber(db, str(flags, "policy"));
-      return policyListEntry(await db.transaction((tx) => cancelPolicy(tx, cliActor(), id, { reason: opt(flags, "reason") })));
+      const canceled = await db.transaction((tx) => cancelPolicy(tx, cliActor(), id, { reason: opt(flags, "reason") }));
+      // decisions §18 Refunds: the unearned premium refunded (0 for monthly or unpaid policies).
+      const [refund] = await refundsOfPolicy(db, id);
+      return { ...policyListEntry(canceled), refund_cents: refund?.amountCents ?? 0 };
     },
   },
   "policy expire-due": {
@@ -311,6 +316,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...BILLING_COMMANDS,
+  ...PAYMENT_COMMANDS,
   ...MASTER_KEY_COMMANDS,
 };
 

@@ -6,6 +6,7 @@ import { frameOriginsConsoleRouter } from "../features/enrollment/console/router
 import { ingestionConsoleRouter } from "../features/ingestion/console/router";
 import { messagesConsoleRouter } from "../features/messages/console/router";
 import { buildingGrantsConsoleRouter, ownerMergeConsoleRouter, ownersConsoleRouter } from "../features/owners/console/router";
+import { paymentsConsoleRouter } from "../features/payments/console/router";
 import { policiesConsoleRouter } from "../features/policies/console/router";
 import { prospectsConsoleRouter, sourcesConsoleRouter } from "../features/prospects/console/router";
 import { buildingsConsoleRouter } from "../features/roster/console/router";
@@ -36,4 +37,5 @@ export const consoleRouter = router({
   users: usersConsoleRouter,
   billing: billingConsoleRouter,
   messages: messagesConsoleRouter,
+  payments: paymentsConsoleRouter,
 });

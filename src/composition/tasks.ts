@@ -4,9 +4,11 @@ import { applicationUnderwrite } from "../features/enrollment/underwriting/appli
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
 import { renterMessageCoverageEnding } from "../features/messages/renter_message__coverage_ending";
 import { renterMessageSend } from "../features/messages/renter_message__send.handler";
+import { paymentReconcile } from "../features/payments/payment__reconcile";
 import { stripeEventHandle } from "../features/payments/stripe/stripe_event__handle.handler";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
+import { refundSend } from "../features/policies/refunds/refund__send";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
 import { prospectReevaluate } from "../features/prospects/prospect__reevaluate.handler";
 import { retentionPrune } from "../features/retention/retention__prune";
@@ -24,12 +26,14 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   billingRun,
   idempotencyKeyPrune,
   ingestionEventApply,
+  paymentReconcile,
   policyBuildDocuments,
   policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
   renterMessageCoverageEnding,
   renterMessageSend,
+  refundSend,
   retentionPrune,
   stripeEventHandle,
   webhookDeliveryAttempt,

@@ -138,6 +138,12 @@ function create() {
       buckets: DELAY_BUCKETS,
       registers,
     }),
+    disputes: new Counter({
+      name: "pis_payment_disputes_total",
+      help: "Payment disputes recorded by this process, by what happened (opened; won, lost or closed when it ended)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
     poolMax: new Gauge({
       name: "pis_db_pool_max_connections",
       help: "Connections this process's database pool may open (DB_POOL_SIZE)",
@@ -293,6 +299,11 @@ export function observeRenterMessage(kind: string, outcome: "sent" | "kept" | "r
 /** A prospect's eligibility decided: the time since the write that made it `processing`. */
 export function observeProspectEligibility(processingSince: Date): void {
   metrics().eligibility.observe(Math.max(0, (Date.now() - processingSince.getTime()) / 1000));
+}
+
+/** A payment dispute opened or ended (decisions §18 Disputes). */
+export function observePaymentDispute(outcome: "opened" | "won" | "lost" | "closed"): void {
+  metrics().disputes.inc({ outcome });
 }
 
 /**

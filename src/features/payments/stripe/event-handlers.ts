@@ -1,5 +1,6 @@
 import type { StripeEventHandler } from "./event-handler";
 import { paymentIntentHandlers } from "./payment-intent-events";
+import { refundDisputeHandlers } from "./refund-dispute-events";
 
 /**
  * What each Stripe event type does here (decisions §18 Stripe's webhooks), by type: one group per
@@ -8,6 +9,7 @@ import { paymentIntentHandlers } from "./payment-intent-events";
  */
 export const STRIPE_EVENT_HANDLERS: Readonly<Record<string, StripeEventHandler>> = {
   ...paymentIntentHandlers,
+  ...refundDisputeHandlers,
 };
 
 export function stripeEventHandled(type: string): boolean {

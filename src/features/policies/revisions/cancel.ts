@@ -3,7 +3,9 @@ import type { z } from "zod";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
 import { type AuditActor, recordAudit } from "../../audit/audit";
+import { isoDay } from "../coverage";
 import { type Policy, policies } from "../policies.table";
+import { refundOnCancellation } from "../refunds/refunds";
 import { changePolicyStatus } from "../status/change-status";
 import { cancellationInput } from "./inputs";
 import { actorOf, lockedPolicy } from "./locked-policy";
@@ -15,7 +17,8 @@ export { cancellationInput };
  * Cancels a policy in the caller's transaction (decisions §11: `policy.canceled`, carrying no reason
  * or refund). Through `changePolicyStatus`, so two staff (or staff and the cron) racing change it
  * once and emit one event; the loser, and anyone canceling a canceled policy, gets a 409. The
- * documents are not rebuilt: the declarations show no status (docs/decisions.md).
+ * documents are not rebuilt: the declarations show no status (docs/decisions.md). An upfront-paid
+ * policy's unearned premium is refunded (decisions §18 Refunds; `refunds/refunds.ts`).
  */
 export async function cancelPolicy(tx: Tx, actor: AuditActor, policyId: number, input: z.input<typeof cancellationInput> = {}): Promise<Policy> {
   const { reason } = cancellationInput.parse(input);
@@ -28,12 +31,13 @@ export async function cancelPolicy(tx: Tx, actor: AuditActor, policyId: number, 
     const [now] = await tx.select({ status: policies.status }).from(policies).where(eq(policies.id, policyId));
     throw errors.conflict(now?.status === "canceled" ? M.alreadyCanceled : M.notCancelable(now?.status ?? "missing"));
   }
+  const refund = await refundOnCancellation(tx, canceled, isoDay(new Date()));
   await recordAudit(tx, actor, {
     action: "policies.cancel",
     subject: { type: "policy", id: policyId },
     ownerId: policy.ownerId,
     before: { status: policy.status },
-    after: { status: canceled.status, ...(reason ? { reason } : {}) },
+    after: { status: canceled.status, ...(reason ? { reason } : {}), ...(refund ? { refund_cents: refund.amountCents } : {}) },
   });
   return canceled;
 }
