@@ -183,6 +183,9 @@ try {
     DATABASE_URL: databaseUrl,
     MASTER_KEY: randomBytes(32).toString("base64"),
     AUTH_SECRET: randomBytes(32).toString("base64url"),
+    // Required in production (decisions §19); no server listens there and the check sends no renter message.
+    SMTP_URL: "smtp://127.0.0.1:2525",
+    MAIL_FROM: "Renters <no-reply@localhost>",
     PORT: String(port),
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     SKIP_BUILD: "1",

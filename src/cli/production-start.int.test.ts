@@ -27,6 +27,9 @@ function productionEnv(overrides: Record<string, string | undefined>): { env: No
     LOG_LEVEL: "info",
     MASTER_KEY,
     AUTH_SECRET,
+    // No server listens there: nothing in these starts sends a renter message.
+    SMTP_URL: "smtp://127.0.0.1:2525",
+    MAIL_FROM: "Renters <no-reply@localhost>",
     ...overrides,
   };
   // The test harness allows private webhook destinations; a production start must not inherit that.
@@ -98,6 +101,12 @@ describe("npm start in production refuses what it would otherwise invent (decisi
   it("refuses SEED_DEMO=1 and WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=1", async () => {
     await expectRefused("scripts/start.ts", { SEED_DEMO: "1" }, "SEED_DEMO");
     await expectRefused("scripts/start.ts", { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" }, "WEBHOOK_ALLOW_PRIVATE_DESTINATIONS");
+  }, 60_000);
+
+  it("refuses a missing SMTP_URL or MAIL_FROM (renter messages, decisions §19)", async () => {
+    await expectRefused("scripts/start.ts", { SMTP_URL: undefined }, "SMTP_URL");
+    await expectRefused("scripts/start.ts", { MAIL_FROM: undefined }, "MAIL_FROM");
+    await expectRefused("scripts/worker.ts", { SMTP_URL: undefined }, "SMTP_URL");
   }, 60_000);
 
   it("refuses the same in the worker process", async () => {

@@ -11,6 +11,7 @@ export * from "../features/enrollment/renters/residents.table";
 export * from "../features/enrollment/renters/users.table";
 export * from "../features/enrollment/underwriting/rules.table";
 export * from "../features/ingestion/ingestion-events.table";
+export * from "../features/messages/renter-messages.table";
 export * from "../features/move-outs/move-outs.table";
 export * from "../features/owners/merge/merge.table";
 export * from "../features/owners/owners.table";

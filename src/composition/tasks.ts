@@ -2,6 +2,8 @@ import { idempotencyKeyPrune } from "../features/auth/idempotency_key__prune";
 import { billingRun } from "../features/billing/billing__run";
 import { applicationUnderwrite } from "../features/enrollment/underwriting/application__underwrite.handler";
 import { ingestionEventApply } from "../features/ingestion/ingestion_event__apply";
+import { renterMessageCoverageEnding } from "../features/messages/renter_message__coverage_ending";
+import { renterMessageSend } from "../features/messages/renter_message__send";
 import { policyExpireDue } from "../features/policies/lifecycle/policy__expire_due";
 import { policyBuildDocuments } from "../features/policies/policy__build_documents";
 import { prospectCheckEligibility } from "../features/prospects/prospect__check_eligibility";
@@ -23,6 +25,8 @@ export const FEATURE_TASKS: readonly AnyTask[] = [
   policyExpireDue,
   prospectCheckEligibility,
   prospectReevaluate,
+  renterMessageCoverageEnding,
+  renterMessageSend,
   retentionPrune,
   webhookDeliveryAttempt,
   webhookDeliveryBulkRetry,

@@ -64,6 +64,14 @@ export const EnvVariables = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().default(25),
   READY_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0).default(30),
   READY_QUEUE_MAX_AGE_SECONDS: z.coerce.number().min(0).default(300),
+  // decisions §19 Outbox: renter messages go out over SMTP; unset, they are kept (staging's default).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, { message: "SMTP_URL must be an smtp:// or smtps:// URL (smtps://user:password@relay.example:465)" })
+    .optional()
+    .or(z.literal("")),
+  MAIL_FROM: z.string().trim().min(3).optional().or(z.literal("")),
+  SMTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
 });
 /**
  * Validated environment (shared/design/decisions.md §3) → the `Config` the code reads. `Config` is this
@@ -146,6 +154,15 @@ const Env = EnvVariables.refine((env) => !(env.APP_ENV === "production" && env.P
     readyWorkerHeartbeatSeconds: env.READY_WORKER_HEARTBEAT_SECONDS,
     /** Readiness: the oldest ready job must be younger than this; 0: not checked. */
     readyQueueMaxAgeSeconds: env.READY_QUEUE_MAX_AGE_SECONDS,
+    /**
+     * The SMTP relay renter messages are sent through (decisions §19 Outbox; it may carry a password:
+     * never logged); unset, messages are kept and shown in the console and on the demo page.
+     */
+    smtpUrl: env.SMTP_URL || undefined,
+    /** The From of renter messages; staging's default names the service's own host. */
+    mailFrom: env.MAIL_FROM || `Renter messages <no-reply@${new URL(publicBaseUrl).hostname}>`,
+    /** How long an SMTP server may take to connect, greet and answer each command before the attempt is retried. */
+    smtpTimeoutSeconds: env.SMTP_TIMEOUT_SECONDS,
     /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,

@@ -32,6 +32,9 @@ export function startRefusals(env: NodeJS.ProcessEnv = process.env): string[] {
     if (env.SEED_DEMO === "1") refusals.push("SEED_DEMO=1 is refused in production (the demo seeds a partner and a console login and prints their secrets)");
     if (env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS && env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS !== "0")
       refusals.push("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS is refused in production (webhooks may not reach loopback or private addresses)");
+    // decisions §19: production sends renter messages; keeping them silently would lose every one.
+    if (!env.SMTP_URL) refusals.push("SMTP_URL is required in production (smtp:// or smtps:// URL of the mail relay renter messages are sent through)");
+    if (!env.MAIL_FROM?.trim()) refusals.push("MAIL_FROM is required in production (the From of renter messages, e.g. Acme Insurance <no-reply@acme.example>)");
   }
   return refusals;
 }

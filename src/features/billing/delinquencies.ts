@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Tx } from "../../server/db/client";
+import { noticeDelinquencyResolved, noticePaymentFailed } from "../messages/notices";
 import type { Policy } from "../policies/policies.table";
 import { type Delinquency, delinquencies } from "./billing.table";
 import { emitDelinquencyEvent } from "./events";
@@ -23,6 +24,8 @@ export async function recordMissedPayment(tx: Tx, policy: Policy, amountCents: n
     .returning({ ...getTableColumns(delinquencies), opened: sql<boolean>`(xmax = 0)` });
   const { opened, ...delinquency } = row;
   if (opened) await emitDelinquencyEvent(tx, "delinquency.created", delinquency, policy);
+  // decisions §19: every declined month tells the renter what is now due, with the link to pay.
+  await noticePaymentFailed(tx, policy, delinquency);
   return { delinquency, opened };
 }
 
@@ -49,6 +52,7 @@ export async function resolveDelinquency(tx: Tx, delinquency: Delinquency, polic
     .where(and(eq(delinquencies.id, delinquency.id), eq(delinquencies.status, "active")))
     .returning();
   await emitDelinquencyEvent(tx, "delinquency.resolved", resolved, policy);
+  await noticeDelinquencyResolved(tx, policy, resolved);
   return resolved;
 }
 

@@ -3,6 +3,7 @@ import { getConfig } from "../../server/config";
 import type { Db } from "../../server/db/client";
 import { appErrorOf } from "../../server/errors";
 import { logger } from "../../server/log";
+import { noticeChargeReceipt } from "../messages/notices";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
@@ -138,7 +139,11 @@ async function chargeMonth(db: Db, processor: PaymentProcessor, row: BillingChar
       .returning();
     // Another run completed this month first: it reports it.
     if (!done) return undefined;
-    if (result.status === "succeeded") return { charged: { ...item, charge_id: result.chargeId } };
+    if (result.status === "succeeded") {
+      // decisions §19: a receipt for every successful charge, written with it.
+      await noticeChargeReceipt(tx, policy, done);
+      return { charged: { ...item, charge_id: result.chargeId } };
+    }
     const { delinquency } = await recordMissedPayment(tx, policy, row.amountCents);
     await tx.update(billingCharges).set({ delinquencyId: delinquency.id }).where(eq(billingCharges.id, row.id));
     return { failed: { ...item, reason: FAILURE_REASONS.declined, delinquency_id: delinquencyRef(delinquency.id) } };

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../../server/db/client";
+import { noticeDocuments } from "../messages/notices";
 import { propertyOwners } from "../owners/owners.table";
 import { prospects } from "../prospects/prospects.table";
 import { properties, units } from "../roster/roster.table";
 import { buildPolicyArchive } from "./documents/archive";
 import type { DeclarationsInput } from "./documents/input";
-import { type StoredArchive, storePolicyArchive } from "./documents/storage";
+import { archivesOfPolicy, type StoredArchive, storePolicyArchive } from "./documents/storage";
 import { emitPolicyEvent } from "./events";
 import { type Policy, policies } from "./policies.table";
 
@@ -69,8 +70,11 @@ export async function regeneratePolicyDocuments(db: Db, policyId: number): Promi
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(policies).where(eq(policies.id, policyId)).for("update");
     if (!current) return undefined;
+    const first = (await archivesOfPolicy(tx, policyId)).length === 0;
     const stored = await storePolicyArchive(tx, { policyId, archive });
     await emitPolicyEvent(tx, "policy.documents_updated", current, { policyUrl: stored.url });
+    // decisions §19: the first archive completes the policy's issue message, later ones are "documents updated".
+    await noticeDocuments(tx, current, stored.url, first);
     return stored;
   });
 }

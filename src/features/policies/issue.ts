@@ -5,6 +5,7 @@ import { addJob } from "../../server/jobs/define-task";
 import { type Application, applications } from "../enrollment/applications/applications.table";
 import { lockApplication, lockProspect } from "../enrollment/applications/service";
 import { ensureRenterUser, linkResident } from "../enrollment/renters/renters";
+import { noticePolicyPurchased } from "../messages/notices";
 import { prospects } from "../prospects/prospects.table";
 import { lockAddressForPolicy } from "../roster/address-lock";
 import { coveragePeriod, formatPolicyNumber, isoDay, pricingOf, statusAtIssue } from "./coverage";
@@ -79,6 +80,8 @@ export async function issuePolicy(tx: Tx, application: Pick<Application, "id">, 
     recordInitialStatus(tx, policy, "system:issuance"),
   ]);
   await emitPolicyEvent(tx, "policy.created", policy);
+  // decisions §19: the purchase's receipt to the renter, in this transaction.
+  await noticePolicyPurchased(tx, policy, current);
   await addJob(tx, policyBuildDocuments, { policyId: policy.id });
   return { policy, created: true };
 }

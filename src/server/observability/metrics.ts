@@ -115,6 +115,12 @@ function create() {
       buckets: DELAY_BUCKETS,
       registers,
     }),
+    renterMessages: new Counter({
+      name: "pis_renter_messages_total",
+      help: "Renter messages settled by this process, by kind and outcome (sent; kept: no SMTP_URL; retried: refused for now; failed: refused for good or out of time)",
+      labelNames: ["kind", "outcome"] as const,
+      registers,
+    }),
     eligibility: new Histogram({
       name: "pis_prospect_eligibility_seconds",
       help: "Time from the write that put a prospect in processing to its eligibility decision",
@@ -255,6 +261,11 @@ export function observeWebhookAttempts(
     m.attemptDuration.observe(attempt.durationMs / 1000);
     if (attempt.number === 1) m.firstAttemptDelay.observe(Math.max(0, (attempt.startedAt.getTime() - attempt.eventCreatedAt.getTime()) / 1000));
   }
+}
+
+/** A renter message's send settled (docs/operations.md, "Renter messages"). */
+export function observeRenterMessage(kind: string, outcome: "sent" | "kept" | "retried" | "failed"): void {
+  metrics().renterMessages.inc({ kind, outcome });
 }
 
 /** A prospect's eligibility decided: the time since the write that made it `processing`. */

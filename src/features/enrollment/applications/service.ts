@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { noticeApplicationDeclined } from "../../messages/notices";
 import { type Prospect, prospects } from "../../prospects/prospects.table";
 import { ensureRenterUser } from "../renters/renters";
 import type { UnderwritingOutcome } from "../underwriting/underwrite";
@@ -92,6 +93,8 @@ export async function recordUnderwriting(tx: Tx, application: Pick<Application, 
   const savings = outcome.status === "quoted" && !prospect.guarantorCoverage ? (outcome.percentSavings ?? null) : null;
   if (savings !== prospect.percentSavings) await tx.update(prospects).set({ percentSavings: savings }).where(eq(prospects.id, prospect.id));
   await emitApplicationEvent(tx, outcome.status === "quoted" ? "policy_application.quoted" : "policy_application.declined", updated, prospect);
+  // decisions §19 (spec: a declined renter "is notified directly"), without a reason.
+  if (outcome.status === "declined") await noticeApplicationDeclined(tx, updated);
   return updated;
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { noticeCancellations } from "../../messages/notices";
 import { prospects } from "../../prospects/prospects.table";
 import { emitPolicyEvents, type PolicyEvent } from "../events";
 import { latestCoverageOfPolicy } from "../latest-coverage";
@@ -66,6 +67,11 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
       const event = options.event === undefined ? eventOfStatusChange(policy.status) : options.event;
       return event ? [{ event, policy }] : [];
     }),
+  );
+  // decisions §19: a canceled policy's renter is told, whatever canceled it.
+  await noticeCancellations(
+    tx,
+    changed.map(({ policy }) => policy),
   );
   // Last, so the prospects' rows (which partner upserts write too) are held only until the commit.
   const covered = changed
