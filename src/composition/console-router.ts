@@ -4,6 +4,7 @@ import { billingConsoleRouter } from "../features/billing/console/router";
 import { meConsoleProcedure, usersConsoleRouter } from "../features/console/console/router";
 import { frameOriginsConsoleRouter } from "../features/enrollment/console/router";
 import { ingestionConsoleRouter } from "../features/ingestion/console/router";
+import { messagesConsoleRouter } from "../features/messages/console/router";
 import { buildingGrantsConsoleRouter, ownerMergeConsoleRouter, ownersConsoleRouter } from "../features/owners/console/router";
 import { policiesConsoleRouter } from "../features/policies/console/router";
 import { prospectsConsoleRouter, sourcesConsoleRouter } from "../features/prospects/console/router";
@@ -34,4 +35,5 @@ export const consoleRouter = router({
   frameOrigins: frameOriginsConsoleRouter,
   users: usersConsoleRouter,
   billing: billingConsoleRouter,
+  messages: messagesConsoleRouter,
 });

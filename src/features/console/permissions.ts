@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   "policies.read": BOTH,
   "policies.manage": OPERATOR,
   "ingestion.read": BOTH,
+  "messages.read": BOTH,
+  "messages.resend": OPERATOR,
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -33,7 +33,8 @@ export async function queueRenterMessage(tx: Tx, input: RenterMessageInput): Pro
   const { kind, to, ownerId, policyId, policyNumber, dedupeKey, ...rest } = input;
   const address = to?.trim();
   if (!address) return undefined;
-  const data: Record<string, unknown> = { ...MESSAGE_DATA[kind].parse(rest) };
+  // The policy number is both a reference (searched in the console) and a figure of most templates.
+  const data: Record<string, unknown> = { ...MESSAGE_DATA[kind].parse({ ...rest, policyNumber: policyNumber ?? undefined }) };
   if (ownerId) {
     const [owner] = await tx.select({ name: propertyOwners.name }).from(propertyOwners).where(eq(propertyOwners.id, ownerId));
     if (owner) data.ownerName = owner.name;

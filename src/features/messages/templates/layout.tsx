@@ -78,7 +78,10 @@ export function Action({ href, children }: { href: string; children: string }) {
       >
         {children}
       </Button>
-      <Text style={{ fontSize: "13px", color: colors.muted, margin: "8px 0 0", wordBreak: "break-all" }}>{href}</Text>
+      {/* The text part has the link beside the button's words already. */}
+      <Text data-skip-in-text="true" style={{ fontSize: "13px", color: colors.muted, margin: "8px 0 0", wordBreak: "break-all" }}>
+        {href}
+      </Text>
     </Section>
   );
 }

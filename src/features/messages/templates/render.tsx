@@ -1,4 +1,4 @@
-import { render } from "@react-email/render";
+import { plainTextSelectors, render } from "@react-email/render";
 import type { ComponentType } from "react";
 import type { RenterMessageKind } from "../renter-messages.table";
 import {
@@ -26,10 +26,15 @@ const TEMPLATES: Record<RenterMessageKind, ComponentType<any>> = {
   coverage_ending: CoverageEnding,
 };
 
+/** The text part keeps the heading as written (html-to-text shouts headings by default). */
+const TEXT_OPTIONS = {
+  selectors: [...plainTextSelectors, { selector: "h1", options: { uppercase: false } }],
+};
+
 /** A message's HTML and plain text, both from its one component (decisions §19: react-email). */
 export async function renderMessage(kind: RenterMessageKind, data: Record<string, unknown>): Promise<{ html: string; text: string }> {
   const Template = TEMPLATES[kind];
   const element = <Template {...data} />;
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: TEXT_OPTIONS })]);
   return { html, text };
 }
