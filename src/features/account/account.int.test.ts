@@ -14,7 +14,7 @@ import { accountSignInLinks } from "./account.table";
 import { ACCOUNT_MESSAGES } from "./messages";
 import { accountPolicies, accountPolicy } from "./overview";
 import { payNow, updateCard } from "./payments";
-import { accountSessionOf, requestSignInLink, revokeAccountSession, useSignInLink } from "./sign-in";
+import { accountSessionOf, redeemSignInLink, requestSignInLink, revokeAccountSession } from "./sign-in";
 
 // decisions §19: the renter's account. Sign-in by an emailed link (15 minutes, once, the same answer
 // for any email, throttled as §15), only the renter's own policies, Pay now, Update card.
@@ -60,14 +60,14 @@ describe("renter account sign-in (decisions §19)", () => {
     expect(link).toMatch(/^http:\/\/[^/]+\/enroll\/account\/sign-in\/[A-Za-z0-9_-]{43}$/);
     const token = await linkTokenOf(email);
 
-    const first = await useSignInLink(db, token);
+    const first = await redeemSignInLink(db, token);
     if (!first.ok) throw new Error(`link refused: ${first.reason}`);
     expect(first.session.email).toBe(email);
     const hours = (first.session.expiresAt.getTime() - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(11.9);
     expect(hours).toBeLessThanOrEqual(12);
     expect(await accountSessionOf(db, first.session.token)).toMatchObject({ email });
-    expect(await useSignInLink(db, token)).toEqual({ ok: false, reason: "used" });
+    expect(await redeemSignInLink(db, token)).toEqual({ ok: false, reason: "used" });
 
     await revokeAccountSession(db, first.session.token);
     expect(await accountSessionOf(db, first.session.token)).toBeUndefined();
@@ -79,13 +79,10 @@ describe("renter account sign-in (decisions §19)", () => {
     await monthlyPolicy(p, "acct-expired", { email });
     const db = await getDb();
     await requestSignInLink(db, { email, clientAddress: "10.0.0.2" });
-    await db
-      .update(accountSignInLinks)
-      .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(accountSignInLinks.email, email));
-    expect(await useSignInLink(db, await linkTokenOf(email))).toEqual({ ok: false, reason: "expired" });
-    expect(await useSignInLink(db, "x".repeat(43))).toEqual({ ok: false, reason: "invalid" });
-    expect(await useSignInLink(db, "not a token")).toEqual({ ok: false, reason: "invalid" });
+    await db.update(accountSignInLinks).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountSignInLinks.email, email));
+    expect(await redeemSignInLink(db, await linkTokenOf(email))).toEqual({ ok: false, reason: "expired" });
+    expect(await redeemSignInLink(db, "x".repeat(43))).toEqual({ ok: false, reason: "invalid" });
+    expect(await redeemSignInLink(db, "not a token")).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("an unknown email gets the same answer and no message; a malformed one is a field error", async () => {
@@ -103,7 +100,10 @@ describe("renter account sign-in (decisions §19)", () => {
     const email = freshEmail();
     for (let i = 0; i < 5; i++) expect(await requestSignInLink(db, { email, clientAddress: `10.1.0.${i}` })).toEqual({ outcome: "sent" });
     expect(await requestSignInLink(db, { email, clientAddress: "10.1.0.9" })).toEqual({ outcome: "throttled" });
-    const refusals = await db.select().from(auditLog).where(and(eq(auditLog.action, "account.sign_in_refused"), eq(auditLog.subjectId, email)));
+    const refusals = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account.sign_in_refused"), eq(auditLog.subjectId, email)));
     expect(refusals).toHaveLength(1);
 
     const address = "10.2.0.1";
@@ -166,7 +166,10 @@ describe("the renter's policies (decisions §19)", () => {
     const view = await accountPolicy(db, email, policy.id);
     expect(view?.amountDueCents).toBeUndefined();
     expect(view?.payments[0]).toMatchObject({ description: "Overdue premium", status: "succeeded", last4: "4444" });
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "billing.settle"), eq(auditLog.subjectId, String(policy.id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "billing.settle"), eq(auditLog.subjectId, String(policy.id))));
     expect(audit.actorLabel).toBe(`renter:${email}`);
   });
 
@@ -186,7 +189,10 @@ describe("the renter's policies (decisions §19)", () => {
       .innerJoin(paymentCharges, eq(paymentCharges.id, billingCharges.processorChargeId))
       .where(and(eq(billingCharges.policyId, policy.id), eq(billingCharges.kind, "period")));
     expect(month).toMatchObject({ status: "succeeded", last4: "4444" });
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, "billing.card_updated"), eq(auditLog.subjectId, String(policy.id))));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "billing.card_updated"), eq(auditLog.subjectId, String(policy.id))));
     expect(audit.after).toMatchObject({ method_id: month.methodId, last4: "4444" });
 
     // A card the processor refuses is a field error; nothing changes.

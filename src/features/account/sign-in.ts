@@ -71,7 +71,7 @@ export type LinkVisit = { ok: true; session: { token: string; email: string; exp
  * of one link (two tabs, a mail scanner and the renter) open one session; the second is told the
  * link was used. Expired and unknown links say so.
  */
-export async function useSignInLink(db: Db, token: string | undefined): Promise<LinkVisit> {
+export async function redeemSignInLink(db: Db, token: string | undefined): Promise<LinkVisit> {
   if (!token || !TOKEN_PATTERN.test(token)) return { ok: false, reason: "invalid" };
   const hash = tokenHash(token);
   return db.transaction(async (tx) => {
