@@ -9,6 +9,8 @@ import { CARDS, choose, createReadyProspect, OPTIONS, type Partner, partnerApi, 
 let api: Partner;
 
 test.describe.configure({ mode: "serial" });
+// Each page is checked at two widths: axe-core takes a few seconds a run on a busy machine.
+test.setTimeout(180_000);
 
 test.beforeAll(async () => {
   api = await partnerApi();
