@@ -16,7 +16,7 @@ type Delivered = { event: string; data: { delinquency: Record<string, unknown> }
  * card, cannot open another renter's policy, and signs out. Every page passes axe-core at both widths.
  */
 test("a renter signs in by the emailed link, sees the policy, pays what is overdue, updates the card and signs out", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const receiver = await startWebhookReceiver();
   const api = await partnerApi();
   const sql = connectPostgres(JSON.parse(fs.readFileSync(path.join(E2E_DATA_DIR, "postgres.json"), "utf8")).url, { max: 1, onnotice: () => {} });
@@ -42,12 +42,12 @@ test("a renter signs in by the emailed link, sees the policy, pays what is overd
     await expectAccessible(page, "account-sign-in");
     await page.getByLabel("Email", { exact: true }).fill("nobody.here@example.com");
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-    const status = page.getByRole("status");
+    const status = page.locator("main").getByRole("status");
     await expect(status).toContainText("If an account uses this email");
     const unknownAnswer = await status.textContent();
     await page.getByLabel("Email", { exact: true }).fill("not an email");
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-    await expect(page.getByRole("alert")).toBeFocused();
+    await expect(page.locator("main").getByRole("alert")).toBeFocused();
     await expect(page.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expectAccessible(page, "account-sign-in-error");
     await page.getByLabel("Email", { exact: true }).fill(email.toUpperCase());
@@ -76,7 +76,7 @@ test("a renter signs in by the emailed link, sees the policy, pays what is overd
     const again = await page.context().newPage();
     await again.goto(message.link);
     await again.getByRole("button", { name: "Sign in" }).click();
-    await expect(again.getByRole("alert")).toContainText("already been used");
+    await expect(again.locator("main").getByRole("alert")).toContainText("already been used");
     await again.close();
 
     // Pay now: the pay step's card form; paying clears the delinquency and the partner hears it.
@@ -85,7 +85,7 @@ test("a renter signs in by the emailed link, sees the policy, pays what is overd
     await expectAccessible(page, "account-pay-now");
     await fillCard(page.locator('main[data-account-page="pay"]'), "4242 4242 4242 4242");
     await page.getByRole("button", { name: /^Pay \$\d/ }).click();
-    await expect(page.getByRole("status")).toContainText("Payment received");
+    await expect(page.locator("main").getByRole("status")).toContainText("Payment received");
     await expect(card).not.toContainText("is overdue");
     await expect(card.getByRole("table")).toContainText("Overdue premium");
     await expectAccessible(page, "account-paid");
@@ -99,7 +99,7 @@ test("a renter signs in by the emailed link, sees the policy, pays what is overd
     await expectAccessible(page, "account-update-card");
     await fillCard(cardPage, "5555 5555 5555 4444");
     await cardPage.getByRole("button", { name: "Save card" }).click();
-    await expect(page.getByRole("status")).toContainText("new card is saved");
+    await expect(page.locator("main").getByRole("status")).toContainText("new card is saved");
     await expect(card).toContainText("ending 4444");
 
     // Another renter's policy (or none) by its id in the path: 404.
