@@ -1,9 +1,11 @@
-export * from "../features/audit/audit-log.table";
 // Every table of every feature, for drizzle-kit (the migrations in drizzle/ are generated from it).
+export * from "../features/account/account.table";
+export * from "../features/audit/audit-log.table";
 export * from "../features/auth/clients.table";
 export * from "../features/auth/idempotency-keys.table";
 export * from "../features/auth/rate-buckets.table";
 export * from "../features/billing/billing.table";
+export * from "../features/billing/method-updates.table";
 export * from "../features/console/sessions.table";
 export * from "../features/console/users.table";
 export * from "../features/enrollment/applications/applications.table";

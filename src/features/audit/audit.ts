@@ -14,6 +14,8 @@ export type AuditActor = { user: ConsoleUser; requestId?: string } | { cli: stri
 export type ClientActor = { client: string; portalSession?: string };
 /** Someone not signed in, by client address (a refused console sign-in, decisions §15). */
 export type AnonymousActor = { anonymous: string };
+/** A renter signed in to their account, by email (Pay now, Update card: decisions §19). */
+export type RenterActor = { renter: string };
 /** The service itself, by the task that acted (an automatic suspension: docs/decisions.md, "Partner developer: endpoint health"). */
 export type SystemActor = { system: string };
 
@@ -27,7 +29,7 @@ export type AuditRecord = {
 };
 
 /** Writes one audit row in the caller's transaction (decisions §12: who, when, what, before, after). */
-export async function recordAudit(tx: Tx, actor: AuditActor | ClientActor | AnonymousActor | SystemActor, record: AuditRecord): Promise<void> {
+export async function recordAudit(tx: Tx, actor: AuditActor | ClientActor | AnonymousActor | SystemActor | RenterActor, record: AuditRecord): Promise<void> {
   const who =
     "user" in actor
       ? { actorUserId: actor.user.id, actorLabel: actor.user.email, actorRole: actor.user.role, requestId: actor.requestId ?? null }
@@ -42,7 +44,9 @@ export async function recordAudit(tx: Tx, actor: AuditActor | ClientActor | Anon
                 actorRole: null,
                 requestId: null,
               }
-            : { actorUserId: null, actorLabel: `anonymous:${actor.anonymous}`, actorRole: null, requestId: null };
+            : "renter" in actor
+              ? { actorUserId: null, actorLabel: `renter:${actor.renter}`, actorRole: null, requestId: null }
+              : { actorUserId: null, actorLabel: `anonymous:${actor.anonymous}`, actorRole: null, requestId: null };
   await tx.insert(auditLog).values({
     ...who,
     action: record.action,

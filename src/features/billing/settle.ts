@@ -2,7 +2,7 @@ import { and, asc, eq, sum } from "drizzle-orm";
 import { getConfig } from "../../server/config";
 import type { Db, Tx } from "../../server/db/client";
 import { AppError, appErrorOf, errors } from "../../server/errors";
-import { type AuditActor, recordAudit } from "../audit/audit";
+import { type AuditActor, type RenterActor, recordAudit } from "../audit/audit";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
@@ -30,13 +30,20 @@ type Attempt = { processor: PaymentProcessor; policy: Policy; methodId: string }
  * charged; the next settle finds it and replays the same key. A decline is recorded through `db`
  * too (the main transaction then throws) and the next settle is a new attempt with a new key.
  */
-export async function settlePolicy(db: Db, actor: AuditActor, policyId: number, processor: PaymentProcessor = processorFor(getConfig())): Promise<Settlement> {
+export async function settlePolicy(
+  db: Db,
+  actor: AuditActor | RenterActor,
+  policyId: number,
+  processor: PaymentProcessor = processorFor(getConfig()),
+  options: { methodId?: string } = {},
+): Promise<Settlement> {
   return db.transaction(async (tx) => {
     const [policy] = await tx.select().from(policies).where(eq(policies.id, policyId));
     if (!policy) throw errors.notFound(M.policyNotFound);
     const open = await lockOpenDelinquency(tx, policy.id);
     if (!open) return { policy_number: policy.policyNumber };
-    const methodId = await storedMethodOf(tx, policy.id);
+    // The renter's "Pay now" (decisions §19) brings a card of its own; staff settle with the policy's.
+    const methodId = options.methodId ?? (await storedMethodOf(tx, policy.id));
     if (!methodId) throw errors.conflict(M.noPaymentMethod);
     const attempt = { processor, policy, methodId };
 

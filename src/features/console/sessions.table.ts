@@ -23,7 +23,9 @@ export const consoleSessions = pgTable(
 /**
  * Failed console sign-ins of the last window (decisions §15: 5 per email, 20 per client address in
  * 15 minutes), kept in PostgreSQL so every web process counts the same failures. An attempt is
- * recorded before its password is checked and removed when the password was right.
+ * recorded before its password is checked and removed when the password was right. The renter
+ * account's sign-in link requests are throttled by the same rule and counted here under their own
+ * `scope` (decisions §19: "throttled as §15's console sign-in"; each request counts).
  */
 export const consoleSignInFailures = pgTable(
   "console_sign_in_failures",
@@ -34,6 +36,10 @@ export const consoleSignInFailures = pgTable(
     /** The client address (`clientAddressOf`): an IPv4 address, an IPv6 /64 prefix, or `unknown`. */
     clientAddress: text("client_address").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** Whose sign-in: the console's (password) or the renter account's (emailed link). */
+    scope: text("scope", { enum: ["console", "account"] })
+      .notNull()
+      .default("console"),
   },
   (t) => [
     index("console_sign_in_failures_email_idx").on(t.email, t.at),

@@ -5,7 +5,7 @@ import { getConfig } from "../../server/config";
  * links in messages are absolute (a mail client has no base URL).
  */
 export function renterAccountUrl(path = ""): string {
-  return `${new URL(getConfig().enrollmentBaseUrl).origin}/account${path}`;
+  return `${getConfig().enrollmentBaseUrl}/account${path}`;
 }
 
 /** Where a payment-failed message sends the renter: the account's pay-now page of the policy (decisions §19). */

@@ -36,7 +36,7 @@ beforeEach(() => {
   resetConfig();
 });
 
-const ACCOUNT = "http://localhost:3999/account";
+const ACCOUNT = "http://localhost:3999/enroll/account";
 const mailsTo = (address: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(address));
 const bySubject = (mails: ReceivedMail[], pattern: RegExp) => mails.filter((mail) => pattern.test(mail.parsed.subject ?? ""));
 const linksOf = (mail: ReceivedMail) => [...String(mail.parsed.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1].replaceAll("&amp;", "&"));

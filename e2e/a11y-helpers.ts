@@ -1,0 +1,47 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * decisions §19 Accessible: a renter page has no axe-core violation of impact serious or critical,
+ * at a phone's width (375 px) and a desktop's (1280 px). Each width is also captured into
+ * .data/e2e-screens (looked at by hand; Playwright empties test-results on every run).
+ */
+export const WIDTHS = [375, 1280] as const;
+
+export async function expectAccessible(page: Page, name: string, options: { screenshot?: boolean } = {}) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
+    // Two frames: the page has laid out and painted at the new width before the check.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    if (options.screenshot !== false) {
+      await page.screenshot({ path: path.join(".data", "e2e-screens", `a11y-${name}-${width}.png`), fullPage: true });
+    }
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    const blocking = results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    expect(blocking, `${name} at ${width} px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * The element holding focus, or the control's own box around it (a styled option card), draws a
+ * visible indicator (an outline or a box shadow), as WCAG 2.4.7 asks.
+ */
+export async function expectVisibleFocus(page: Page) {
+  const indicator = await page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return "nothing focused";
+    const drawn = (target: Element | null) => {
+      if (!target) return false;
+      const style = getComputedStyle(target);
+      return (style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none";
+    };
+    if (drawn(element) || drawn(element.parentElement)) return "visible";
+    const style = getComputedStyle(element);
+    return `no indicator on ${element.outerHTML.slice(0, 160)} (outline ${style.outlineStyle} ${style.outlineWidth}, focus-visible ${element.matches(":focus-visible")})`;
+  });
+  expect(indicator).toBe("visible");
+}

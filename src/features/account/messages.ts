@@ -1,0 +1,16 @@
+/** What the renter account says (decisions §19); tests match on these. */
+export const ACCOUNT_MESSAGES = {
+  /** The one answer to a sign-in request, whether the email is known or not. */
+  linkSent: "If an account uses this email, a sign-in link is on its way. It works once, for 15 minutes.",
+  emailInvalid: "Enter the email address you enrolled with, like name@example.com",
+  throttled: "Too many sign-in requests. Wait 15 minutes and try again.",
+  linkUsed: "This sign-in link has already been used. Ask for a new one.",
+  linkExpired: "This sign-in link has expired (links work for 15 minutes). Ask for a new one.",
+  linkInvalid: "This sign-in link is not valid. Ask for a new one.",
+  policyNotFound: "Policy not found",
+  nothingDue: "Nothing is due on this policy.",
+  cardInvalid: "Check the card details",
+  payDeclined: "Your card was declined. Nothing was charged: try another card.",
+  notMonthly: "Only policies paid monthly keep a card for later payments.",
+  policyEnded: "This policy has ended: there is no card to update.",
+} as const;
