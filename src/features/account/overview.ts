@@ -128,7 +128,13 @@ async function viewsOf(tx: Tx, list: Policy[]): Promise<AccountPolicy[]> {
         last4: last4 ?? undefined,
       }));
     if (purchase?.status === "succeeded") {
-      payments.push({ at: purchase.createdAt, description: "Purchase", amountCents: purchase.amountCents, status: "succeeded", last4: purchase.last4 });
+      payments.push({
+        at: purchase.createdAt,
+        description: "Purchase",
+        amountCents: purchase.amountCents,
+        status: "succeeded",
+        last4: purchase.last4 ?? undefined,
+      });
     }
     result.push({
       id: policy.id,

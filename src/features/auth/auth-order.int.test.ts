@@ -105,7 +105,7 @@ describe("a request still running keeps its Idempotency-Key claim", () => {
 
 describe("token age", () => {
   const keyA = process.env.MASTER_KEY as string;
-  const useKeys = (masterKey: string, previous?: string) => {
+  const setMasterKeys = (masterKey: string, previous?: string) => {
     process.env.MASTER_KEY = masterKey;
     if (previous) process.env.MASTER_KEY_PREVIOUS = previous;
     else delete process.env.MASTER_KEY_PREVIOUS;
@@ -113,7 +113,7 @@ describe("token age", () => {
     resetRootSecrets();
     resetSigningKey();
   };
-  afterEach(() => useKeys(keyA));
+  afterEach(() => setMasterKeys(keyA));
 
   it("refuses a token signed under MASTER_KEY_PREVIOUS whose lifetime exceeds the service's, and takes one that does not", async () => {
     const client = await newClient();
@@ -124,7 +124,7 @@ describe("token age", () => {
     const forever = await signAccessToken(claims, now - 30 * 86_400, now + 10 * 365 * 86_400);
     const longLived = await signAccessToken(claims, now - 60, now + 10 * 365 * 86_400);
     const fair = await signAccessToken(claims, now - 60, now - 60 + TOKEN_LIFETIME_SECONDS);
-    useKeys(randomBytes(32).toString("base64"), keyA);
+    setMasterKeys(randomBytes(32).toString("base64"), keyA);
     expect((await call("GET", path, { token: fair })).status).toBe(200);
     for (const token of [forever, longLived]) {
       const answer = await call("GET", path, { token });
