@@ -1033,7 +1033,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints this client registered under this owner; an endpoint of a provider route or of another partner answers 404. The body's `property_owner_slug` is this owner's slug.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -1081,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to an endpoint (provider)
-         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
+         * @description Sends the endpoint one delivery of `event` with an example payload: the usual three keys (`event`, `property_owner_slug`, `data` keyed by the event's subject) filled with example values following the event's payload table. It is signed like any delivery (`X-Webhook-Signature`, verified with the same secret) and carries `X-Webhook-Test: true` on every attempt, retries included, so a receiver can tell it from a real event. Answers `202 {status_code, delivery_id}` at once; the delivery is attempted in the background, appears in the endpoint's delivery list with `test: true`, and can be inspected and retried like any other. It waits like any delivery while the endpoint is suspended or disabled. 422 for an event outside the catalog or one the endpoint does not subscribe to. An endpoint takes at most 5 test events a minute: 429 with `Retry-After` (seconds) beyond. Reaches only endpoints registered on this provider subscription; 404 until the service has provisioned the subscriber, and the same 404 for a subscription of another client. The body's `property_owner_slug` is the first owner the subscription covers.
          *
          *     Example: `{"event": "move_out.initiated"}` sends the body `{"event":"move_out.initiated","property_owner_slug":"acme-residential","data":{"move_out":{"move_out_id":314,"external_id":"example-move-out-77","status":"initiated"}}}`; every catalog event has its example, built as the real events of its family are.
          *
@@ -1241,13 +1241,15 @@ export interface paths {
         put?: never;
         /**
          * Open a partner portal session
-         * @description Answers a URL, valid 60 minutes, that opens the webhook portal for this client and this owner: endpoints with their status and health (success rate and last failure over 7 days), deliveries with a status filter, each delivery's exact payload and attempts with their failure reasons, retry of a delivery, pause and resume of an endpoint. It shows only the endpoints this client registered under this owner, whatever the portal's path names. Put it in your own admin: the portal may be framed by the owner's `embedded_frame_ancestors` and by no other origin. The first visit trades the link for a session cookie (HttpOnly, scoped to `/portal`, ending with the link); an expired or altered link opens a page saying so. Example: `curl -X POST {base_url}/partners/maple/portal_sessions -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -d '{}'` → `201 {"status_code": 201, "url": "https://pis.example.com/portal/session/v1.…", "expires_at": "2026-11-26T09:00:00.000Z"}`.
+         * @description Answers a URL, valid 60 minutes, that opens the webhook portal for this client and this owner: endpoints with their status and health (success rate and last failure over 7 days), deliveries with a status filter, each delivery's exact payload and attempts with their failure reasons, retry of a delivery, pause and resume of an endpoint. It shows only the endpoints this client registered under this owner, whatever the portal's path names. The link opens once: its first visit trades it for a session cookie (HttpOnly, scoped to `/portal`, ending with the link), and a second visit, an expired or an altered link opens a page saying so. The session ends at sign-out, when this client's secret is rotated, when it loses `webhooks:manage` or the owner's grant, or when it is disabled. To put the portal in your own admin, name your admin's origins in `frame_ancestors` (each must be listed in the owner's `embedded_frame_ancestors`); without them the portal cannot be framed. Example: `curl -X POST {base_url}/partners/maple/portal_sessions -H 'Authorization: Bearer …' -H 'Content-Type: application/json' -d '{}'` → `201 {"status_code": 201, "url": "https://pis.example.com/portal/session/v1.…", "expires_at": "2026-11-26T09:00:00.000Z"}`.
          *
          *     **Examples**
          *
          *     ```sh
          *     curl -X POST "http://localhost:3999/api/partners/maple-street-holdings/portal_sessions" \
-         *       -H "Authorization: Bearer $TOKEN"
+         *       -H "Authorization: Bearer $TOKEN" \
+         *       -H "Content-Type: application/json" \
+         *       -d '{"frame_ancestors":["https://admin.partner.example"]}'
          *     ```
          *
          *     ```ts
@@ -1260,6 +1262,11 @@ export interface paths {
          *
          *     const { data, error, response } = await api.POST("/partners/{owner_slug}/portal_sessions", {
          *       params: { path: { owner_slug: "maple-street-holdings" } },
+         *       body: {
+         *         frame_ancestors: [
+         *           "https://admin.partner.example"
+         *         ]
+         *       },
          *     });
          *     if (error) throw new Error(`HTTP ${response.status}: ${JSON.stringify(error)}`);
          *     ```
@@ -6761,7 +6768,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description HTTPS origins that may frame this session's portal (your admin); each must be in the owner's `embedded_frame_ancestors`. Absent: not frameable
+                     * @example [
+                     *       "https://admin.partner.example"
+                     *     ]
+                     */
+                    frame_ancestors?: string[];
+                };
+            };
+        };
         responses: {
             /** @description Updated */
             200: {
