@@ -186,6 +186,11 @@ try {
     // Required in production (decisions §19); no server listens there and the check sends no renter message.
     SMTP_URL: "smtp://127.0.0.1:2525",
     MAIL_FROM: "Renters <no-reply@localhost>",
+    // Production takes payment through Stripe with live keys (decisions §18); the check contacts Stripe never.
+    PAYMENT_PROCESSOR: "stripe",
+    STRIPE_SECRET_KEY: `sk_live_${"a1".repeat(12)}`,
+    STRIPE_PUBLISHABLE_KEY: `pk_live_${"b2".repeat(12)}`,
+    STRIPE_WEBHOOK_SECRET: `whsec_${"c3".repeat(16)}`,
     PORT: String(port),
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     SKIP_BUILD: "1",

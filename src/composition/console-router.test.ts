@@ -44,6 +44,8 @@ const SERVED = [
   "owners.revealSecret",
   "owners.rotateSecret",
   "owners.updateSettings",
+  "payments.policy",
+  "payments.unresolved",
   "policies.cancel",
   "policies.detail",
   "policies.revise",

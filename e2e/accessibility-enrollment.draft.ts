@@ -1,3 +1,6 @@
+// A draft, not run (Playwright runs *.spec.ts): under a loaded machine it failed (a details submit ending on the
+// framework's error page, axe timing out, a focus check); it becomes a spec once it passes (docs/decisions.md,
+// "Accessibility: the renter pages under axe-core").
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible, expectVisibleFocus } from "./a11y-helpers";
 import { CARDS, choose, createReadyProspect, OPTIONS, type Partner, partnerApi, pay, result, step, submitDetails } from "./enrollment-helpers";
