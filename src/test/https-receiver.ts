@@ -4,8 +4,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
 
 export type Received = { headers: Record<string, string>; rawBody: string; receivedAt: number };
-/** An answer: its status, its body (bytes as given), extra headers, and a delay before it. */
-type Behavior = { status: number; delayMs?: number; body?: string | Buffer; headers?: Record<string, string> };
+/**
+ * An answer: its status, its body (bytes as given), extra headers, and a delay before it; `hangUp`:
+ * no answer at all, the connection dropped instead (after the delay).
+ */
+type Behavior = { status: number; delayMs?: number; body?: string | Buffer; headers?: Record<string, string>; hangUp?: boolean };
 
 /**
  * A real HTTPS webhook receiver on loopback (certificate from the test CA). Its answer can be
@@ -27,6 +30,7 @@ export async function startReceiver(initial: Behavior = { status: 200 }) {
         concurrency.max = Math.max(concurrency.max, concurrency.now);
         res.on("close", () => concurrency.now--);
         const answer = () => {
+          if (behavior.hangUp) return void req.socket.destroy();
           res.writeHead(behavior.status, { "content-type": "text/plain", ...behavior.headers });
           res.end(behavior.body ?? "ok");
         };

@@ -102,6 +102,42 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     expect(new Set(slow.received.map((r) => r.headers["x-webhook-delivery"])).size).toBe(40);
   });
 
+  it("keeps a tenth of its slots for endpoints holding none: hanging endpoints wanting more than every slot leave a fast one its attempt", async () => {
+    // 40 slots (4 kept), 10 hanging endpoints of 10 each would want 100.
+    const hanging = await Promise.all(Array.from({ length: 10 }, () => receiver({ status: 200, delayMs: 60_000 })));
+    const stuck = await Promise.all(hanging.map((hook) => partnerAt(hook.url)));
+    const fast = await receiver(200);
+    const a = await partnerAt(fast.url);
+    for (const p of stuck) await p.emit(10);
+    const d = dispatcher({ maxInFlight: 40, endpointMaxInFlight: 10 });
+    await until(() => hanging.reduce((sum, hook) => sum + hook.received.length, 0) >= 36);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The endpoints holding attempts stop at the slots above the reserve.
+    expect(d.inFlight).toBe(36);
+    const sentAt = Date.now();
+    await a.emit(3);
+    d.wake();
+    await until(() => fast.received.length === 3, 9_000);
+    expect(Date.now() - sentAt).toBeLessThan(9_000);
+    expect(hanging.reduce((sum, hook) => sum + hook.concurrency.now, 0)).toBe(36);
+  });
+
+  it("holds one attempt at a time for an endpoint whose last attempt got no answer, and its full limit again once it answers", async () => {
+    const hook = await receiver({ status: 200, delayMs: 300, hangUp: true });
+    const p = await partnerAt(hook.url);
+    await p.emit(30);
+    dispatcher({ maxInFlight: 500, endpointMaxInFlight: 10 });
+    await until(() => hook.received.length >= 10 && hook.concurrency.now === 0);
+    expect(hook.concurrency.max).toBe(10);
+    hook.concurrency.max = 0;
+    await until(() => hook.received.length >= 14);
+    expect(hook.concurrency.max).toBe(1);
+    hook.answer({ status: 200, delayMs: 200 });
+    hook.concurrency.max = 0;
+    await until(async () => (await statuses(p.endpointId)).count("delivered") === 30, 30_000);
+    expect(hook.concurrency.max).toBeGreaterThan(1);
+  });
+
   it("never holds more attempts in all than WEBHOOK_MAX_IN_FLIGHT", async () => {
     const hooks = await Promise.all(Array.from({ length: 4 }, () => receiver({ status: 200, delayMs: 150 })));
     const partners = await Promise.all(hooks.map((hook) => partnerAt(hook.url)));

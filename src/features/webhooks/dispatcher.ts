@@ -26,6 +26,8 @@ const SETTLE_BATCH = 500;
 const DEFAULT_POLL_MS = 1_000;
 /** Trace contexts of woken deliveries kept for their attempt (traces on only); older ones are dropped. */
 const MAX_TRACE_CONTEXTS = 10_000;
+/** Endpoints remembered as unanswering (beyond it, a new one keeps its full limit until one is heard from). */
+const MAX_UNANSWERING = 100_000;
 
 type Held = { item: ClaimedDelivery; leaseUntil: Date };
 
@@ -45,6 +47,8 @@ export class Dispatcher {
   private stopping = false;
   private held = 0;
   private readonly perEndpoint = new Map<string, number>();
+  /** Endpoints whose last attempt here got no answer (a timeout, a refused or dropped connection): one attempt at a time. */
+  private readonly unanswering = new Set<string>();
   private readonly toSettle: { outcome: Outcome; held: Held }[] = [];
   private settling: Promise<void> | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
@@ -122,7 +126,8 @@ export class Dispatcher {
   private async run(): Promise<void> {
     const { maxInFlight } = this.options;
     // Slots freed one at a time are claimed together: a claim per few settled attempts, not per one.
-    const claimAtLeast = Math.max(1, Math.min(50, Math.floor(maxInFlight / 10)));
+    // Below the reserve kept for idle endpoints (`reserveOf`), so a nearly full process still claims for them.
+    const claimAtLeast = Math.max(1, Math.min(25, Math.floor(maxInFlight / 20)));
     let failures = 0;
     while (!this.stopping) {
       const free = maxInFlight - this.held;
@@ -167,8 +172,8 @@ export class Dispatcher {
     const now = new Date();
     const lease = leaseSeconds();
     const leaseUntil = new Date(now.getTime() + lease * 1000);
-    const busy = Object.fromEntries(this.perEndpoint);
-    const claimed = await claimDueDeliveries(db, { limit: free, endpointLimit: this.options.endpointMaxInFlight, busy }, now, leaseUntil);
+    const slots = claimSlots(this.options, free, this.perEndpoint, this.unanswering);
+    const claimed = await claimDueDeliveries(db, slots, now, leaseUntil);
     if (claimed.length === 0) return 0;
     this.held += claimed.length;
     observeAttemptsInFlight(claimed.length);
@@ -197,9 +202,16 @@ export class Dispatcher {
 
   private finished(held: Held, outcome: Outcome): void {
     const handedBack = this.stopAttempts.signal.aborted && outcome.attempt?.failureReason?.startsWith(LEASE_FAILURE) === true;
+    if (outcome.attempt && !handedBack) this.heard(held.item.endpoint.id, outcome.attempt.responseStatus !== null);
     this.toSettle.push({ outcome: { ...(handedBack ? handBack(held.item) : outcome), leaseUntil: held.leaseUntil }, held });
     if (this.toSettle.length >= SETTLE_BATCH) this.settleSoon(0);
     else this.settleSoon(SETTLE_DELAY_MS);
+  }
+
+  /** Records whether an endpoint answered its last attempt (any HTTP status is an answer). */
+  private heard(endpointId: string, answered: boolean): void {
+    if (answered) this.unanswering.delete(endpointId);
+    else if (this.unanswering.size < MAX_UNANSWERING) this.unanswering.add(endpointId);
   }
 
   /** One settle statement at a time; outcomes finishing meanwhile form the next batch. */
@@ -252,6 +264,42 @@ export class Dispatcher {
     // Freed slots may take the waiting deliveries (of a capped endpoint too).
     this.wake();
   }
+}
+
+/**
+ * Slots kept for endpoints holding no attempt of this process (docs/decisions.md, "Delivery engine: a
+ * dispatcher per worker"): a tenth of `maxInFlight`. Endpoints already holding attempts (a hundred
+ * receivers that never answer hold ten each) share the rest, so they can never take every slot and
+ * a healthy endpoint's next delivery still finds one at once.
+ */
+export function reserveOf(options: Pick<DispatcherOptions, "maxInFlight">): number {
+  return Math.floor(options.maxInFlight / 10);
+}
+
+/**
+ * What one claim may take: with more free slots than the reserve, every endpoint up to its own limit
+ * within the slots above the reserve, and an unanswering endpoint (its last attempt here got no answer)
+ * one attempt at a time; with only the reserve left, one attempt each for answering endpoints holding
+ * none, and nothing for the others.
+ */
+export function claimSlots(
+  options: Pick<DispatcherOptions, "maxInFlight" | "endpointMaxInFlight">,
+  free: number,
+  held: ReadonlyMap<string, number>,
+  unanswering: ReadonlySet<string> = new Set(),
+): { limit: number; endpointLimit: number; busy: Record<string, number> } {
+  const reserve = reserveOf(options);
+  const busy: Record<string, number> = {};
+  if (free > reserve) {
+    const limit = options.endpointMaxInFlight;
+    for (const [id, n] of held) busy[id] = n;
+    // An unanswering endpoint may hold one: its busy count leaves it `limit - 1` short of its limit.
+    for (const id of unanswering) busy[id] = Math.min(limit, (held.get(id) ?? 0) + limit - 1);
+    return { limit: free - reserve, endpointLimit: limit, busy };
+  }
+  for (const id of held.keys()) busy[id] = 1;
+  for (const id of unanswering) busy[id] = 1;
+  return { limit: free, endpointLimit: 1, busy };
 }
 
 /** An attempt cut by the stop: its delivery waits again, due now, the attempt not counted. */
