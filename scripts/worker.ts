@@ -32,7 +32,8 @@ const url = await databaseUrl();
 // Started while PostgreSQL is down or restarting: wait for it (docs/decisions.md "Operations: recovery from faults").
 await waitForDatabase();
 await migrateDatabase(url);
-await startWorker(url, "process", { tasks: FEATURE_TASKS, services: WORKER_SERVICES, concurrency: config.workerConcurrency });
+// Registered before the start: a stop signal while the runner starts stops it (and hands back its jobs).
 onStop("worker", stopWorker);
+await startWorker(url, "process", { tasks: FEATURE_TASKS, services: WORKER_SERVICES, concurrency: config.workerConcurrency });
 onStop("database", closeDb);
 onStop("telemetry", stopTracing);

@@ -31,9 +31,10 @@ export async function bootWebProcess(options: { tasks: readonly AnyTask[]; servi
   // Started while PostgreSQL is down or restarting: wait for it (docs/decisions.md "Operations: recovery from faults").
   await waitForDatabase();
   await migrateDatabase(url);
-  if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, services: options.services, concurrency: config.workerConcurrency });
-  // The front server (scripts/serve.ts) drains its requests first (phase `servers`).
+  // The front server (scripts/serve.ts) drains its requests first (phase `servers`). Registered before
+  // the start: a stop signal while the runner starts stops it (and hands back its jobs).
   onStop("worker", stopWorker);
+  if (config.worker === "inline") await startWorker(url, "inline", { tasks: options.tasks, services: options.services, concurrency: config.workerConcurrency });
   onStop("database", closeDb);
   onStop("telemetry", stopTracing);
   logger().info({ appEnv: config.appEnv, worker: config.worker, baseUrl: config.publicBaseUrl }, "service ready");

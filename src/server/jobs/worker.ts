@@ -4,6 +4,7 @@ import { type Runner, run, type WorkerEvents, type WorkerPool } from "graphile-w
 import { getConfig } from "../config";
 import { getDb, getSql } from "../db/client";
 import { installDriverGuard } from "../db/driver-guard";
+import { isStopping } from "../lifecycle";
 import { logger } from "../log";
 import { type AnyTask, addJob, crontabOf, recurringJobKey, taskListOf } from "./define-task";
 import { type Heartbeat, startHeartbeat } from "./heartbeat";
@@ -38,6 +39,8 @@ type Supervisor = {
   /** Ends the pause between two runners at once (a stop). */
   wake?: () => void;
   done: Promise<void>;
+  /** The first runner's start; a stop that comes meanwhile waits for it, then stops that runner. */
+  launching?: Promise<Awaited<ReturnType<typeof launch>> | undefined>;
 };
 
 // Next.js bundles its pages apart from the modules scripts/serve.ts imports: the worker's state lives
@@ -92,7 +95,8 @@ export async function startWorker(
   mode: "inline" | "process",
   options: { tasks: readonly AnyTask[]; concurrency: number; services?: readonly WorkerService[] },
 ): Promise<void> {
-  if (shared.supervisor) return;
+  // A stop signal that came while the process started (migrations, the database awaited): nothing to start.
+  if (shared.supervisor || isStopping()) return;
   // What the drivers throw outside any caller while the database is away must not end the process.
   installDriverGuard();
   const spec: RunnerSpec = { url, mode, tasks: options.tasks, concurrency: options.concurrency };
@@ -108,11 +112,12 @@ export async function startWorker(
   shared.heartbeat = startHeartbeat(mode, () => shared.state.running);
   // Before the runner: its first jobs may need them (the delivery jobs wake the dispatcher).
   for (const service of supervisor.services) service.start();
-  const first = await launch(supervisor, spec).catch((error: unknown) => {
+  supervisor.launching = launch(supervisor, spec).catch((error: unknown) => {
     logger().error({ err: error }, "worker could not start: trying again");
     return undefined;
   });
-  if (first) await running(supervisor, first.runner);
+  const first = await supervisor.launching;
+  if (first && !supervisor.stopping) await running(supervisor, first.runner);
   void supervise(supervisor, spec, first).finally(finish);
   logger().info({ mode, concurrency: options.concurrency, started: first !== undefined }, "worker started");
 }
@@ -255,9 +260,11 @@ export async function stopWorker(): Promise<void> {
   if (supervisor) {
     supervisor.stopping = true;
     supervisor.wake?.();
-    const current = supervisor.current;
-    const pool = supervisor.pool;
+    // A stop while the first runner starts (its first jobs may already run): that runner is stopped too.
     const budgetMs = getConfig().shutdownTimeoutSeconds * 1000;
+    const launched = await Promise.race([supervisor.launching, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), budgetMs).unref())]);
+    const current = supervisor.current ?? launched?.runner;
+    const pool = supervisor.pool;
     // The services drain beside the runner, within the same budget.
     const services = Promise.all(
       supervisor.services.map((service) =>
@@ -283,10 +290,23 @@ export async function stopWorker(): Promise<void> {
     }
     await services;
     await Promise.race([supervisor.done, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    // The pool has stopped: nothing it locked can still be running here. A job it locked while its
+    // forceful stop counted the active ones (a fetch in flight) would stay locked until the stale-lock
+    // time; it is handed back now (measured under load: two such jobs after a 2 s budget).
+    if (pool) await handBack(pool.id);
   }
   shared.state = { ...shared.state, running: false };
   await shared.heartbeat?.stop();
   shared.heartbeat = undefined;
+}
+
+/** Unlocks every job still locked by the stopped pool `poolId`; the database being away is logged, not thrown. */
+async function handBack(poolId: string): Promise<void> {
+  try {
+    await (await getDb()).execute(sql`select graphile_worker.force_unlock_workers(array[${poolId}]::text[])`);
+  } catch (error) {
+    logger().warn({ err: error, pool: poolId }, "jobs of the stopped runner could not be handed back: the stale-lock sweep will");
+  }
 }
 
 export function workerState(): WorkerState {
