@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { invalid, type Json, missing, nowSeconds, StripeError, stripeId } from "./stripe-server-common";
+import { type RefundsAndDisputes, refundsAndDisputes } from "./stripe-server-refunds";
 
 /**
  * A local Stripe-compatible server for the tests (docs/decisions.md, Payments through Stripe: the
@@ -23,9 +25,11 @@ import Stripe from "stripe";
  * `pm_card_authenticationRequiredOnSetup` asks once on the first payment, then pays off-session;
  * `pm_card_processing` (ours) stays `processing` until `settle`. A ConfirmationToken is made from one
  * with `POST /v1/test_helpers/confirmation_tokens` (Stripe's own test helper).
+ *
+ * Refunds and disputes (`./stripe-server-refunds.ts`): refunds through the API, disputes opened and
+ * moved by the test (`openDispute`, `setDisputeStatus`), each with the events Stripe sends.
  */
 
-type Json = Record<string, unknown>;
 type TestCard = { brand: string; last4: string; behaviour: "pays" | "declines" | "insufficient" | "always3ds" | "setup3ds" | "processing" };
 
 const TEST_CARDS: Record<string, TestCard> = {
@@ -48,8 +52,8 @@ type IntentRecord = {
   returnUrl: string | null;
 };
 
-const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
-const now = () => Math.floor(Date.now() / 1000);
+const id = stripeId;
+const now = nowSeconds;
 
 /** Stripe's bracketed form keys (`metadata[application]`, `payment_method_types[0]`) into nested objects. */
 export function decodeForm(body: string): Json {
@@ -68,20 +72,7 @@ export function decodeForm(body: string): Json {
   return out;
 }
 
-class StripeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Json,
-  ) {
-    super(String(body.message));
-  }
-}
-
-const invalid = (message: string, param?: string) => new StripeError(400, { type: "invalid_request_error", message, ...(param ? { param } : {}) });
-const missing = (kind: string, value: string) =>
-  new StripeError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${value}'`, param: "id" });
-
-export type StripeTestServer = {
+export type StripeTestServer = Omit<RefundsAndDisputes, "route"> & {
   /** `http://127.0.0.1:<port>`: the value of `STRIPE_API_BASE`. */
   url: string;
   secretKey: string;
@@ -122,6 +113,7 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   const confirmationTokens = new Map<string, string>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let url = "";
+  const money = refundsAndDisputes({ intents, charges, emit: (type, object) => emit(type, object) });
 
   function emit(type: string, object: Json): void {
     events.push({
@@ -365,6 +357,8 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
       confirmationTokens.set(token, params.payment_method as string);
       return { id: token, object: "confirmation_token", livemode: false, created: now() };
     }
+    const answered = money.route(method, path, params);
+    if (answered) return answered;
     throw new StripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
@@ -474,6 +468,17 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const api: StripeTestServer = {
+    refunds: money.refunds,
+    disputes: money.disputes,
+    get refundsPending() {
+      return money.refundsPending;
+    },
+    set refundsPending(value: boolean) {
+      money.refundsPending = value;
+    },
+    settleRefund: money.settleRefund,
+    openDispute: money.openDispute,
+    setDisputeStatus: money.setDisputeStatus,
     url,
     secretKey,
     publishableKey,
