@@ -41,8 +41,7 @@ export function refundsAndDisputes(state: ServerState): RefundsAndDisputes {
     const intent = state.intents.get(intentId);
     if (!intent) throw missing("payment_intent", intentId);
     const charge = intent.object.latest_charge ? state.charges.get(intent.object.latest_charge as string) : undefined;
-    if (charge?.status !== "succeeded")
-      throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, "payment_intent");
+    if (charge?.status !== "succeeded") throw invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, "payment_intent");
     return charge;
   }
 

@@ -82,6 +82,8 @@ export type StripeTestServer = Omit<RefundsAndDisputes, "route"> & {
   /** Events made so far, oldest first (also those not delivered). */
   events: Json[];
   intents: Map<string, IntentRecord>;
+  /** SetupIntents (`seti_…`): a card saved on a customer without a payment (a monthly policy's new card). */
+  setupIntents: Map<string, Json>;
   customers: Map<string, Json>;
   /** Signs and POSTs an event (by id, or the newest of a type for an intent) to `webhookUrl`; answers what came back. */
   deliver(eventId: string, options?: { signature?: string; body?: string }): Promise<SentWebhook>;
@@ -111,6 +113,7 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   const methods = new Map<string, PaymentMethodRecord>();
   const charges = new Map<string, Json>();
   const confirmationTokens = new Map<string, string>();
+  const setupIntents = new Map<string, Json>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let url = "";
   const money = refundsAndDisputes({ intents, charges, emit: (type, object) => emit(type, object) });
@@ -251,6 +254,64 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     succeed(intent, method);
   }
 
+  function createSetupIntent(params: Json): Json {
+    if (params.customer && !customers.has(params.customer as string)) throw missing("customer", params.customer as string);
+    const setupId = id("seti");
+    const object: Json = {
+      id: setupId,
+      object: "setup_intent",
+      client_secret: `${setupId}_secret_${randomBytes(12).toString("hex")}`,
+      customer: params.customer ?? null,
+      description: params.description ?? null,
+      metadata: params.metadata ?? {},
+      usage: params.usage ?? "off_session",
+      status: "requires_payment_method",
+      payment_method: null,
+      payment_method_types: ["card"],
+      last_setup_error: null,
+      next_action: null,
+      latest_attempt: null,
+      created: now(),
+      livemode: false,
+    };
+    setupIntents.set(setupId, object);
+    emit("setup_intent.created", object);
+    return object;
+  }
+
+  /** A SetupIntent confirmed with a test card: it saves the card on the customer, or fails as its payment would. */
+  function confirmSetupIntent(setupId: string, params: Json): Json {
+    const object = setupIntents.get(setupId);
+    if (!object) throw missing("setup_intent", setupId);
+    if (object.status !== "requires_payment_method" && object.status !== "requires_confirmation")
+      throw new StripeError(400, {
+        type: "invalid_request_error",
+        code: "setup_intent_unexpected_state",
+        message: `You cannot confirm this SetupIntent because it has a status of ${object.status}.`,
+        setup_intent: structuredClone(object),
+      });
+    const source = (params.payment_method ?? params.confirmation_token) as string | undefined;
+    if (!source) throw invalid("You must provide a payment_method to confirm", "payment_method");
+    const method = methodOf(source, null);
+    const behaviour = method.card.behaviour;
+    if (behaviour === "always3ds" || behaviour === "setup3ds")
+      throw invalid("3-D Secure on a SetupIntent is not modelled by this test server: use Stripe's test mode (docs/operations.md).");
+    if (behaviour === "declines" || behaviour === "insufficient") {
+      const declineCode = behaviour === "declines" ? "generic_decline" : "insufficient_funds";
+      const message = behaviour === "declines" ? "Your card was declined." : "Your card has insufficient funds.";
+      object.last_setup_error = { type: "card_error", code: "card_declined", decline_code: declineCode, message, payment_method: methodJson(method) };
+      emit("setup_intent.setup_failed", object);
+      throw new StripeError(402, { type: "card_error", code: "card_declined", decline_code: declineCode, message, setup_intent: structuredClone(object) });
+    }
+    method.customer = (object.customer as string) ?? null;
+    method.setupDone = true;
+    object.payment_method = method.id;
+    object.status = "succeeded";
+    object.last_setup_error = null;
+    emit("setup_intent.succeeded", object);
+    return object;
+  }
+
   function intentOf(intentId: string): IntentRecord {
     const intent = intents.get(intentId);
     if (!intent) throw missing("payment_intent", intentId);
@@ -345,6 +406,15 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
       if (!found) throw missing("payment_method", methodMatch[1]);
       return methodJson(found);
     }
+    if (method === "POST" && path === "/v1/setup_intents") return createSetupIntent(params);
+    const setupMatch = one("GET", /^\/v1\/setup_intents\/([^/]+)$/);
+    if (setupMatch) {
+      const found = setupIntents.get(setupMatch[1]);
+      if (!found) throw missing("setup_intent", setupMatch[1]);
+      return found;
+    }
+    const setupConfirmMatch = one("POST", /^\/v1\/setup_intents\/([^/]+)\/confirm$/);
+    if (setupConfirmMatch) return confirmSetupIntent(setupConfirmMatch[1], params);
     const chargeMatch = one("GET", /^\/v1\/charges\/([^/]+)$/);
     if (chargeMatch) {
       const found = charges.get(chargeMatch[1]);
@@ -486,6 +556,7 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     requests,
     events,
     intents,
+    setupIntents,
     customers,
     webhookUrl: options.webhookUrl,
     declineNextOffSession: false,
