@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig, resetConfig } from "../../../server/config";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
-import { webDoorUrl } from "../../../test/http";
 import { runDueJobs } from "../../../test/jobs";
-import { type StripeTestServer, startStripeServer } from "../../../test/stripe-server";
+import { stripeServerOfThisFile } from "../../../test/stripe-env";
+import type { StripeTestServer } from "../../../test/stripe-server";
 import { auditLog } from "../../audit/audit-log.table";
 import { monthOf } from "../../billing/billing-test-helpers";
 import { storedMethodOf } from "../../billing/method";
@@ -28,32 +28,13 @@ import { processorFor } from "../processor-for";
  * SetupIntent with a test card.
  */
 const partner = enrollmentPartnersOfThisFile();
+const server = stripeServerOfThisFile();
 let stripe: StripeTestServer;
 let sdk: Stripe;
-const saved: Record<string, string | undefined> = {};
-const VARIABLES = ["PAYMENT_PROCESSOR", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"] as const;
 
-beforeAll(async () => {
-  stripe = await startStripeServer({ webhookUrl: `${await webDoorUrl()}/stripe/webhook` });
+beforeAll(() => {
+  stripe = server();
   sdk = new Stripe(stripe.secretKey, { host: "127.0.0.1", port: Number(new URL(stripe.url).port), protocol: "http" });
-  for (const name of VARIABLES) saved[name] = process.env[name];
-  Object.assign(process.env, {
-    PAYMENT_PROCESSOR: "stripe",
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_API_BASE: stripe.url,
-  });
-  resetConfig();
-});
-
-afterAll(async () => {
-  for (const name of VARIABLES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
-  resetConfig();
-  await stripe.close();
 });
 
 async function stripePolicy(id: string, cadence: "monthly" | "upfront"): Promise<{ policy: Policy; customer: string | null }> {

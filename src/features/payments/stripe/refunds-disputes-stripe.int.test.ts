@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { JobHelpers } from "graphile-worker";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { admin } from "../../../cli/admin-test-helpers";
-import { getConfig, resetConfig } from "../../../server/config";
+import { getConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
 import { webDoorUrl } from "../../../test/http";
 import { queuedJobs, runDueJobs } from "../../../test/jobs";
-import { type StripeTestServer, startStripeServer } from "../../../test/stripe-server";
+import { stripeServerOfThisFile } from "../../../test/stripe-env";
+import type { StripeTestServer } from "../../../test/stripe-server";
 import { auditLog } from "../../audit/audit-log.table";
 import type { PayView, ResultView } from "../../enrollment/flow/contract";
 import { DETAILS, okView, renter, viewOf } from "../../enrollment/flow/flow-test-helpers";
@@ -29,32 +30,12 @@ import { StripeRefunds } from "./stripe-refunds";
  * webhooks are signed with `stripe.webhooks.generateTestHeaderString` and POSTed to `/stripe/webhook`.
  */
 const partner = enrollmentPartnersOfThisFile();
-let stripe: StripeTestServer;
-const saved: Record<string, string | undefined> = {};
 const METRICS_TOKEN = "refunds-disputes-metrics-token-0123";
-const VARIABLES = ["PAYMENT_PROCESSOR", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE", "METRICS_TOKEN"] as const;
+const server = stripeServerOfThisFile({ METRICS_TOKEN });
+let stripe: StripeTestServer;
 
-beforeAll(async () => {
-  stripe = await startStripeServer({ webhookUrl: `${await webDoorUrl()}/stripe/webhook` });
-  for (const name of VARIABLES) saved[name] = process.env[name];
-  Object.assign(process.env, {
-    PAYMENT_PROCESSOR: "stripe",
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_API_BASE: stripe.url,
-    METRICS_TOKEN,
-  });
-  resetConfig();
-});
-
-afterAll(async () => {
-  for (const name of VARIABLES) {
-    if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
-  }
-  resetConfig();
-  await stripe.close();
+beforeAll(() => {
+  stripe = server();
 });
 
 /** An upfront deposit insurance policy bought in the renter flow and paid through Stripe; its coverage set 40 days in. */
