@@ -145,7 +145,7 @@ export function PaymentsPanel({ policyId }: { policyId: number }) {
             </p>
           )}
           {data.on_session_pay && <OnSessionPay pay={data.on_session_pay} />}
-          <DataTable label="Payments" columns={paymentColumns} data={data.payments} empty="No payment recorded for this policy." getRowId={(row) => row.id} />
+          <DataTable label="Payment attempts" columns={paymentColumns} data={data.payments} empty="No payment recorded for this policy." getRowId={(row) => row.id} />
           <h3>Refunds</h3>
           <DataTable label="Refunds" columns={refundColumns} data={data.refunds} empty="No refund." getRowId={(row) => String(row.id)} />
           <h3>Disputes</h3>
