@@ -122,6 +122,20 @@ function OnSessionPay({ pay }: { pay: NonNullable<Payments["on_session_pay"]> })
   );
 }
 
+/** At the top of the policy page: a policy with an open dispute is flagged (decisions §18 Disputes), pointing to its payments. */
+export function DisputeFlag({ policyId }: { policyId: number }) {
+  const trpc = useTRPC();
+  const { data } = useQuery(trpc.payments.policy.queryOptions({ policyId }));
+  const open = data?.disputes.filter((dispute) => dispute.open).length ?? 0;
+  if (open === 0) return null;
+  return (
+    <p className={styles.notice} data-flag="disputed">
+      <Badge tone="danger">disputed</Badge> {open === 1 ? "A payment is disputed" : `${open} payments are disputed`}: see <a href="#payments-title">Payments</a>
+      .
+    </p>
+  );
+}
+
 /**
  * The policy page's payments (decisions §18; docs/decisions.md, "Refunds, disputes and
  * reconciliation"): every payment with the processor's id (linked to its dashboard), refunds with
@@ -145,7 +159,13 @@ export function PaymentsPanel({ policyId }: { policyId: number }) {
             </p>
           )}
           {data.on_session_pay && <OnSessionPay pay={data.on_session_pay} />}
-          <DataTable label="Payment attempts" columns={paymentColumns} data={data.payments} empty="No payment recorded for this policy." getRowId={(row) => row.id} />
+          <DataTable
+            label="Payment attempts"
+            columns={paymentColumns}
+            data={data.payments}
+            empty="No payment recorded for this policy."
+            getRowId={(row) => row.id}
+          />
           <h3>Refunds</h3>
           <DataTable label="Refunds" columns={refundColumns} data={data.refunds} empty="No refund." getRowId={(row) => String(row.id)} />
           <h3>Disputes</h3>

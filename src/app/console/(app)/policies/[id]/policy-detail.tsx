@@ -4,7 +4,7 @@ import Link from "next/link";
 import { Badge, Can, type ConsoleOutputs, errorMessage, Facts, formatDateTime, PageHeader, useTRPC } from "../../../_ui";
 import { day, money, PRODUCT_LABELS } from "../format";
 import { BillingPanel } from "./billing-panel";
-import { PaymentsPanel } from "./payments-panel";
+import { DisputeFlag, PaymentsPanel } from "./payments-panel";
 import styles from "./policy.module.css";
 import { CancelPolicy, ReviseForm } from "./policy-actions";
 import { PolicyDeliveries } from "./policy-deliveries";
@@ -100,6 +100,7 @@ export function PolicyDetail({ id }: { id: number }) {
   return (
     <section>
       <PageHeader title={`Policy ${policy.policy_number}`} back={back} />
+      <DisputeFlag policyId={policy.id} />
       <Summary policy={policy} />
       <Actions policy={policy} />
       <StatusHistory policy={policy} />
