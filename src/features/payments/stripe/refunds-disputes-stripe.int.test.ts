@@ -287,6 +287,17 @@ describe("disputes through Stripe (decisions §18 Disputes)", () => {
     expect(await disputeCount("won")).toBe(won + 1);
   });
 
+  it("canceling a policy whose payment is under dispute: Stripe refuses the refund (charge_disputed), kept failed with its reason", async () => {
+    const { policy, intentId } = await stripePaidPolicy("stripe-dispute-4");
+    stripe.openDispute(intentId);
+    await admin("policy", "cancel", "--policy", policy.policyNumber);
+    await runDueJobs();
+    expect(await refundRowsOf(policy.id)).toMatchObject([
+      { status: "failed", processorRefundId: null, failureReason: `Charge ${chargeOf(intentId)} has been charged back; cannot issue a refund.` },
+    ]);
+    expect([...stripe.refunds.values()].filter((r) => r.payment_intent === intentId)).toEqual([]);
+  });
+
   it("a forged dispute event is refused (400) and flags nothing", async () => {
     const { policy, intentId } = await stripePaidPolicy("stripe-dispute-3");
     const disputeId = stripe.openDispute(intentId);
