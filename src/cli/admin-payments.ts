@@ -4,7 +4,7 @@ import { policyListEntry } from "../features/policies/list";
 import { policies } from "../features/policies/policies.table";
 import { policyIdByNumber } from "../features/policies/revisions/locked-policy";
 import { getDb } from "../server/db/client";
-import { errors } from "../server/errors";
+import { UsageError } from "./usage";
 
 /** `policy show` of the operator CLI (decisions §4 style, §18); admin.ts lists it beside its own. */
 type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -14,7 +14,8 @@ export const PAYMENT_COMMANDS: Record<string, { usage: string; run: (flags: Flag
     usage: "--policy NUMBER",
     run: async (flags) => {
       const number = flags.policy;
-      if (typeof number !== "string" || number.trim() === "") throw errors.invalid("--policy NUMBER is required", "policy");
+      // A missing flag is the caller's typing: a usage error (exit 2), as every other command's.
+      if (typeof number !== "string" || number.trim() === "") throw new UsageError("--policy is required");
       const db = await getDb();
       const id = await policyIdByNumber(db, number);
       const [policy] = await db.select().from(policies).where(eq(policies.id, id));

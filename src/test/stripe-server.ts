@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { invalid, type Json, missing, nowSeconds, StripeError, stripeId } from "./stripe-server-common";
+import { type RefundsAndDisputes, refundsAndDisputes } from "./stripe-server-refunds";
 
 /**
  * A local Stripe-compatible server for the tests (docs/decisions.md, Payments through Stripe: the
@@ -23,9 +25,11 @@ import Stripe from "stripe";
  * `pm_card_authenticationRequiredOnSetup` asks once on the first payment, then pays off-session;
  * `pm_card_processing` (ours) stays `processing` until `settle`. A ConfirmationToken is made from one
  * with `POST /v1/test_helpers/confirmation_tokens` (Stripe's own test helper).
+ *
+ * Refunds and disputes (`./stripe-server-refunds.ts`): refunds through the API, disputes opened and
+ * moved by the test (`openDispute`, `setDisputeStatus`), each with the events Stripe sends.
  */
 
-type Json = Record<string, unknown>;
 type TestCard = { brand: string; last4: string; behaviour: "pays" | "declines" | "insufficient" | "always3ds" | "setup3ds" | "processing" };
 
 const TEST_CARDS: Record<string, TestCard> = {
@@ -48,8 +52,8 @@ type IntentRecord = {
   returnUrl: string | null;
 };
 
-const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
-const now = () => Math.floor(Date.now() / 1000);
+const id = stripeId;
+const now = nowSeconds;
 
 /** Stripe's bracketed form keys (`metadata[application]`, `payment_method_types[0]`) into nested objects. */
 export function decodeForm(body: string): Json {
@@ -68,20 +72,7 @@ export function decodeForm(body: string): Json {
   return out;
 }
 
-class StripeError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Json,
-  ) {
-    super(String(body.message));
-  }
-}
-
-const invalid = (message: string, param?: string) => new StripeError(400, { type: "invalid_request_error", message, ...(param ? { param } : {}) });
-const missing = (kind: string, value: string) =>
-  new StripeError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${value}'`, param: "id" });
-
-export type StripeTestServer = {
+export type StripeTestServer = Omit<RefundsAndDisputes, "route"> & {
   /** `http://127.0.0.1:<port>`: the value of `STRIPE_API_BASE`. */
   url: string;
   secretKey: string;
@@ -91,6 +82,8 @@ export type StripeTestServer = {
   /** Events made so far, oldest first (also those not delivered). */
   events: Json[];
   intents: Map<string, IntentRecord>;
+  /** SetupIntents (`seti_…`): a card saved on a customer without a payment (a monthly policy's new card). */
+  setupIntents: Map<string, Json>;
   customers: Map<string, Json>;
   /** Signs and POSTs an event (by id, or the newest of a type for an intent) to `webhookUrl`; answers what came back. */
   deliver(eventId: string, options?: { signature?: string; body?: string }): Promise<SentWebhook>;
@@ -120,8 +113,10 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   const methods = new Map<string, PaymentMethodRecord>();
   const charges = new Map<string, Json>();
   const confirmationTokens = new Map<string, string>();
+  const setupIntents = new Map<string, Json>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let url = "";
+  const money = refundsAndDisputes({ intents, charges, emit: (type, object) => emit(type, object) });
 
   function emit(type: string, object: Json): void {
     events.push({
@@ -259,6 +254,64 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     succeed(intent, method);
   }
 
+  function createSetupIntent(params: Json): Json {
+    if (params.customer && !customers.has(params.customer as string)) throw missing("customer", params.customer as string);
+    const setupId = id("seti");
+    const object: Json = {
+      id: setupId,
+      object: "setup_intent",
+      client_secret: `${setupId}_secret_${randomBytes(12).toString("hex")}`,
+      customer: params.customer ?? null,
+      description: params.description ?? null,
+      metadata: params.metadata ?? {},
+      usage: params.usage ?? "off_session",
+      status: "requires_payment_method",
+      payment_method: null,
+      payment_method_types: ["card"],
+      last_setup_error: null,
+      next_action: null,
+      latest_attempt: null,
+      created: now(),
+      livemode: false,
+    };
+    setupIntents.set(setupId, object);
+    emit("setup_intent.created", object);
+    return object;
+  }
+
+  /** A SetupIntent confirmed with a test card: it saves the card on the customer, or fails as its payment would. */
+  function confirmSetupIntent(setupId: string, params: Json): Json {
+    const object = setupIntents.get(setupId);
+    if (!object) throw missing("setup_intent", setupId);
+    if (object.status !== "requires_payment_method" && object.status !== "requires_confirmation")
+      throw new StripeError(400, {
+        type: "invalid_request_error",
+        code: "setup_intent_unexpected_state",
+        message: `You cannot confirm this SetupIntent because it has a status of ${object.status}.`,
+        setup_intent: structuredClone(object),
+      });
+    const source = (params.payment_method ?? params.confirmation_token) as string | undefined;
+    if (!source) throw invalid("You must provide a payment_method to confirm", "payment_method");
+    const method = methodOf(source, null);
+    const behaviour = method.card.behaviour;
+    if (behaviour === "always3ds" || behaviour === "setup3ds")
+      throw invalid("3-D Secure on a SetupIntent is not modelled by this test server: use Stripe's test mode (docs/operations.md).");
+    if (behaviour === "declines" || behaviour === "insufficient") {
+      const declineCode = behaviour === "declines" ? "generic_decline" : "insufficient_funds";
+      const message = behaviour === "declines" ? "Your card was declined." : "Your card has insufficient funds.";
+      object.last_setup_error = { type: "card_error", code: "card_declined", decline_code: declineCode, message, payment_method: methodJson(method) };
+      emit("setup_intent.setup_failed", object);
+      throw new StripeError(402, { type: "card_error", code: "card_declined", decline_code: declineCode, message, setup_intent: structuredClone(object) });
+    }
+    method.customer = (object.customer as string) ?? null;
+    method.setupDone = true;
+    object.payment_method = method.id;
+    object.status = "succeeded";
+    object.last_setup_error = null;
+    emit("setup_intent.succeeded", object);
+    return object;
+  }
+
   function intentOf(intentId: string): IntentRecord {
     const intent = intents.get(intentId);
     if (!intent) throw missing("payment_intent", intentId);
@@ -353,6 +406,15 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
       if (!found) throw missing("payment_method", methodMatch[1]);
       return methodJson(found);
     }
+    if (method === "POST" && path === "/v1/setup_intents") return createSetupIntent(params);
+    const setupMatch = one("GET", /^\/v1\/setup_intents\/([^/]+)$/);
+    if (setupMatch) {
+      const found = setupIntents.get(setupMatch[1]);
+      if (!found) throw missing("setup_intent", setupMatch[1]);
+      return found;
+    }
+    const setupConfirmMatch = one("POST", /^\/v1\/setup_intents\/([^/]+)\/confirm$/);
+    if (setupConfirmMatch) return confirmSetupIntent(setupConfirmMatch[1], params);
     const chargeMatch = one("GET", /^\/v1\/charges\/([^/]+)$/);
     if (chargeMatch) {
       const found = charges.get(chargeMatch[1]);
@@ -365,6 +427,8 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
       confirmationTokens.set(token, params.payment_method as string);
       return { id: token, object: "confirmation_token", livemode: false, created: now() };
     }
+    const answered = money.route(method, path, params);
+    if (answered) return answered;
     throw new StripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
@@ -474,6 +538,17 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const api: StripeTestServer = {
+    refunds: money.refunds,
+    disputes: money.disputes,
+    get refundsPending() {
+      return money.refundsPending;
+    },
+    set refundsPending(value: boolean) {
+      money.refundsPending = value;
+    },
+    settleRefund: money.settleRefund,
+    openDispute: money.openDispute,
+    setDisputeStatus: money.setDisputeStatus,
     url,
     secretKey,
     publishableKey,
@@ -481,6 +556,7 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     requests,
     events,
     intents,
+    setupIntents,
     customers,
     webhookUrl: options.webhookUrl,
     declineNextOffSession: false,

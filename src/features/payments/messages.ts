@@ -38,6 +38,12 @@ export const PAYMENT_MESSAGES = {
   processorUnavailable: "The payment service is not answering right now. Nothing was charged: try again in a minute.",
   intentNotFound: "Payment not found at the processor",
   paymentProcessing: "The payment is still processing at the processor",
+  /** A new card for a monthly policy through the processor (SetupIntent; docs/decisions.md, "A new card through Stripe"). */
+  setupPolicyNotFound: "Policy not found",
+  setupNotMonthly: "Only policies paid monthly keep a card for later payments",
+  setupPolicyEnded: "This policy has ended: there is no card to update",
+  setupNoCustomer: "This policy's card is not kept by the processor on a customer, so a new one cannot be saved beside it",
+  setupNotAvailable: "Saving a card without a payment needs the Stripe processor",
 } as const;
 
 /** Decline codes a processor answers (stable: billing and the flow branch on them). */

@@ -94,7 +94,11 @@ export async function recordOutcome(db: Tx, processor: string, outcome: PaymentO
 }
 
 /** A card saved on a customer (decisions §18: off-session charges); the same processor method is one row. */
-async function recordMethod(db: Tx, processor: string, method: NonNullable<Extract<PaymentOutcome, { status: "succeeded" }>["method"]>): Promise<string> {
+export async function recordMethod(
+  db: Tx,
+  processor: string,
+  method: NonNullable<Extract<PaymentOutcome, { status: "succeeded" }>["method"]>,
+): Promise<string> {
   const [existing] = await db
     .select({ id: paymentMethods.id })
     .from(paymentMethods)

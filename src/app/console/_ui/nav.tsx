@@ -14,6 +14,7 @@ export const NAV_ITEMS: { href: string; label: string; permission: Permission }[
   { href: "/console/prospects", label: "Prospects", permission: "prospects.read" },
   { href: "/console/policies", label: "Policies", permission: "policies.read" },
   { href: "/console/delinquencies", label: "Delinquencies", permission: "policies.read" },
+  { href: "/console/payments", label: "Unresolved payments", permission: "policies.read" },
   { href: "/console/messages", label: "Messages", permission: "messages.read" },
   { href: "/console/ingestion", label: "Ingested events", permission: "ingestion.read" },
   { href: "/console/audit", label: "Audit log", permission: "audit.read" },

@@ -9,6 +9,7 @@ import { billingCharges, delinquencies } from "../../billing/billing.table";
 import { monthOf } from "../../billing/billing-test-helpers";
 import { FAILURE_REASONS } from "../../billing/messages";
 import { runBilling } from "../../billing/run";
+import { paymentsOfPolicy } from "../../payments/console/policy-payments";
 import { paymentCharges, paymentCustomers, paymentMethods } from "../../payments/payments.table";
 import { processorFor } from "../../payments/processor-for";
 import { stripeEvents } from "../../payments/stripe/stripe-events.table";
@@ -237,6 +238,16 @@ describe("the pay step through Stripe (decisions §18 One-off payment)", () => {
       expect(row).toMatchObject({ status: "declined", declineCode: expectedCode });
       const [open] = await db.select().from(delinquencies).where(eq(delinquencies.policyId, policy.id));
       expect(open).toMatchObject({ status: "active", amountCents: policy.premiumCents });
+      // The console's policy page: the link to send the renter, for authentication_required only (decisions §18 Monthly premiums).
+      const { on_session_pay } = await paymentsOfPolicy(db, policy.id);
+      if (expectedCode === "authentication_required")
+        expect(on_session_pay).toEqual({
+          delinquency_id: `delinquency_${open.id}`,
+          amount_cents: policy.premiumCents,
+          decline_code: "authentication_required",
+          url: `${getConfig().enrollmentBaseUrl}/account/policies/${policy.id}/pay`,
+        });
+      else expect(on_session_pay).toBeNull();
     }
   });
 

@@ -1,14 +1,18 @@
-import { and, desc, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { type Config, getConfig } from "../../../server/config";
 import type { Tx } from "../../../server/db/client";
 import { errors } from "../../../server/errors";
+import { billingCharges, delinquencies } from "../../billing/billing.table";
+import { delinquencyRef } from "../../billing/delinquencies";
+import { renterPayUrl } from "../../messages/links";
 import { policies } from "../../policies/policies.table";
 import { refundsOfPolicy } from "../../policies/refunds/refunds";
 import { dashboardUrl } from "../dashboard";
 import { disputesOfPolicy } from "../disputes/disputes";
 import { UNRESOLVED_STATUSES } from "../payment__reconcile";
 import { type PaymentCharge, paymentCharges } from "../payments.table";
+import { OUTCOME_CODES } from "../port";
 import { REFUND_STATUSES } from "../refund-port";
 
 /**
@@ -59,9 +63,17 @@ export const policyDispute = z.object({
   closed_at: z.string().nullable(),
 });
 
+/**
+ * A monthly charge the bank would only take with the renter present (`authentication_required`, 3-D
+ * Secure) opened the policy's delinquency: staff send the renter this link to pay on-session
+ * (decisions §18 Monthly premiums; the renter account's pay-now page, built as the renter messages build it).
+ */
+export const onSessionPay = z.object({ delinquency_id: z.string(), amount_cents: z.number().int(), decline_code: z.string(), url: z.string() });
+
 export const policyPayments = z.object({
   policy_id: z.number().int(),
   policy_number: z.string(),
+  on_session_pay: onSessionPay.nullable(),
   payments: z.array(policyPayment),
   refunds: z.array(policyRefund),
   disputes: z.array(policyDispute),
@@ -77,15 +89,31 @@ export async function paymentsOfPolicy(db: Tx, policyId: number, config: Pick<Co
   const [policy] = await db.select().from(policies).where(eq(policies.id, policyId));
   if (!policy) throw errors.notFound(PAYMENTS_CONSOLE_MESSAGES.policyNotFound);
   const subjects = [`policy:${policy.policyNumber}`, ...(policy.applicationId === null ? [] : [`application:pa_${policy.applicationId}`])];
-  const [charges, refunds, disputes] = await Promise.all([
+  const [charges, refunds, disputes, [needsRenter]] = await Promise.all([
     db.select().from(paymentCharges).where(inArray(paymentCharges.subject, subjects)).orderBy(desc(paymentCharges.createdAt)).limit(200),
     refundsOfPolicy(db, policy.id),
     disputesOfPolicy(db, policy.id),
+    db
+      .select({ id: delinquencies.id, amountCents: delinquencies.amountCents })
+      .from(delinquencies)
+      .innerJoin(billingCharges, eq(billingCharges.delinquencyId, delinquencies.id))
+      .where(
+        and(eq(delinquencies.policyId, policy.id), eq(delinquencies.status, "active"), eq(billingCharges.declineCode, OUTCOME_CODES.authenticationRequired)),
+      )
+      .limit(1),
   ]);
   const byId = new Map(charges.map((row) => [row.id, row]));
   return {
     policy_id: policy.id,
     policy_number: policy.policyNumber,
+    on_session_pay: needsRenter
+      ? {
+          delinquency_id: delinquencyRef(needsRenter.id),
+          amount_cents: needsRenter.amountCents,
+          decline_code: OUTCOME_CODES.authenticationRequired,
+          url: renterPayUrl(policy.id),
+        }
+      : null,
     payments: charges.map((row) => ({
       id: row.id,
       kind: row.subject?.startsWith("application:") ? "enrollment" : "billing",
@@ -131,6 +159,8 @@ export const unresolvedPayment = z.object({
   id: z.string(),
   /** What it pays for (`application:pa_…`, `policy:<number>`). */
   subject: z.string().nullable(),
+  /** The policy it paid for, when one exists (an application's payment may have issued none yet). */
+  policy: z.object({ id: z.number().int(), policy_number: z.string() }).nullable(),
   amount_cents: z.number().int(),
   status: z.string(),
   processor: z.string(),
@@ -160,9 +190,14 @@ export async function unresolvedPayments(db: Tx, now = new Date(), config: Pick<
     )
     .orderBy(paymentCharges.createdAt)
     .limit(200);
+  const policyOf = await policiesOfSubjects(
+    db,
+    rows.map((row) => row.subject),
+  );
   return rows.map((row) => ({
     id: row.id,
     subject: row.subject,
+    policy: (row.subject && policyOf.get(row.subject)) || null,
     amount_cents: row.amountCents,
     status: row.status,
     processor: row.processor,
@@ -170,6 +205,26 @@ export async function unresolvedPayments(db: Tx, now = new Date(), config: Pick<
     dashboard_url: dashboardUrl(config, row.processor, "payment", processorIdOf(row)),
     created_at: row.createdAt.toISOString(),
   }));
+}
+
+/** `policy:<number>` and `application:pa_<id>` subjects to the policy they are (or were issued) for. */
+async function policiesOfSubjects(db: Tx, subjects: (string | null)[]): Promise<Map<string, { id: number; policy_number: string }>> {
+  const numbers = subjects.flatMap((subject) => (subject?.startsWith("policy:") ? [subject.slice("policy:".length)] : []));
+  const applicationIds = subjects.flatMap((subject) => {
+    const id = Number(subject?.match(/^application:pa_(\d+)$/)?.[1]);
+    return Number.isSafeInteger(id) && id > 0 ? [id] : [];
+  });
+  if (numbers.length === 0 && applicationIds.length === 0) return new Map();
+  const found = await db
+    .select({ id: policies.id, number: policies.policyNumber, applicationId: policies.applicationId })
+    .from(policies)
+    .where(or(inArray(policies.policyNumber, numbers.length ? numbers : [""]), inArray(policies.applicationId, applicationIds.length ? applicationIds : [0])));
+  const map = new Map<string, { id: number; policy_number: string }>();
+  for (const row of found) {
+    map.set(`policy:${row.number}`, { id: row.id, policy_number: row.number });
+    if (row.applicationId !== null) map.set(`application:pa_${row.applicationId}`, { id: row.id, policy_number: row.number });
+  }
+  return map;
 }
 
 export const PAYMENTS_CONSOLE_MESSAGES = { policyNotFound: "Policy not found" } as const;

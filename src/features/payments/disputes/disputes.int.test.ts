@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin } from "../../../cli/admin-test-helpers";
+import { admin, adminRaw } from "../../../cli/admin-test-helpers";
 import { webMounts } from "../../../composition/gateways";
 import { resetConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
@@ -129,6 +129,8 @@ describe("disputes (decisions §18 Disputes; docs/decisions.md, Refunds, dispute
     });
     expect(JSON.stringify(shown.out)).not.toMatch(/4242 ?4242 ?4242/);
     const missing = await admin("policy", "show", "--policy", "PIS-1900-000001");
-    expect(missing.code).toBe(1);
+    expect(missing).toMatchObject({ code: 1, err: expect.stringContaining("No policy PIS-1900-000001") });
+    const usage = await adminRaw("policy", "show");
+    expect(usage).toMatchObject({ code: 2, stdout: "", err: expect.stringContaining("--policy is required") });
   });
 });

@@ -2,6 +2,8 @@ import type Stripe from "stripe";
 import { getConfig } from "../../../server/config";
 import type { Db } from "../../../server/db/client";
 import { completeIntentPayment } from "../../enrollment/applications/intent-payment";
+import { completeCardSetup } from "../card-setup";
+import { cardSetupFor } from "../card-setup-for";
 import { paymentPortFor } from "../port-for";
 import { paymentByIntent, recordOutcome } from "../recorder";
 import type { StripeEventHandler } from "./event-handler";
@@ -27,11 +29,16 @@ async function onPaymentIntent(db: Db, event: Stripe.Event): Promise<void> {
 }
 
 /**
- * `setup_intent.succeeded`: a card saved without a payment (a renter updating the card of a monthly
- * policy). Nothing of ours asks for a SetupIntent yet; the event is kept and acknowledged so one
- * made from Stripe's dashboard is not retried for days.
+ * `setup_intent.succeeded`: a card saved without a payment for a monthly policy (`card-setup.ts`).
+ * Retrieved again and applied once; one made elsewhere (Stripe's dashboard) names no policy of ours
+ * and changes nothing.
  */
-async function onSetupIntent(_db: Db, _event: Stripe.Event): Promise<void> {}
+async function onSetupIntent(db: Db, event: Stripe.Event): Promise<void> {
+  const port = cardSetupFor(getConfig());
+  const setup = event.data.object as Stripe.SetupIntent;
+  if (!port || !setup?.id) return;
+  await completeCardSetup(db, port, setup.id);
+}
 
 export const paymentIntentHandlers: Record<string, StripeEventHandler> = {
   "payment_intent.succeeded": onPaymentIntent,

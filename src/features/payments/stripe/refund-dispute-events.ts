@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getConfig } from "../../../server/config";
 import type { Db } from "../../../server/db/client";
@@ -33,11 +33,36 @@ async function onChargeRefunded(db: Db, event: Stripe.Event): Promise<void> {
     .innerJoin(paymentCharges, eq(paymentCharges.id, policyRefunds.paymentChargeId))
     .where(eq(paymentCharges.intentId, intentId));
   if (ours.length === 0) return;
-  const known = new Map(ours.filter((row) => row.processorRefundId).map((row) => [row.processorRefundId as string, row.id]));
-  for (const outcome of await port.refundsOfIntent(intentId)) {
-    const refundId = known.get(outcome.refundId);
-    if (refundId !== undefined) await recordRefundOutcome(db, refundId, outcome);
+  for (const refund of await port.refundsOfIntent(intentId)) {
+    const row = ours.find((candidate) => isOurs(candidate, refund));
+    if (row) await recordRefundOutcome(db, row.id, refund);
   }
+}
+
+/**
+ * `refund.updated`, `refund.failed` and `charge.refund.updated`: a refund that was `pending` settled
+ * (or failed and gave the money back). Retrieved again, so the event's own copy, which may be older,
+ * is never what we keep.
+ */
+async function onRefundUpdated(db: Db, event: Stripe.Event): Promise<void> {
+  const port = stripeRefunds();
+  const refundId = (event.data.object as Stripe.Refund)?.id;
+  if (!port || !refundId) return;
+  const refund = await port.refundWithOurs(refundId);
+  const candidates = await db
+    .select({ id: policyRefunds.id, processorRefundId: policyRefunds.processorRefundId })
+    .from(policyRefunds)
+    .where(and(eq(policyRefunds.processor, "stripe"), or(eq(policyRefunds.processorRefundId, refund.refundId), eq(policyRefunds.id, refund.ourRefundId ?? 0))));
+  const row = candidates.find((candidate) => isOurs(candidate, refund));
+  if (row) await recordRefundOutcome(db, row.id, refund);
+}
+
+/**
+ * Stripe's refund is our row's when it carries the row's processor id, or, before the row learned it
+ * (Stripe's webhook ahead of `refund__send`'s answer), when its metadata names the row.
+ */
+function isOurs(row: { id: number; processorRefundId: string | null }, refund: { refundId: string; ourRefundId: number | null }): boolean {
+  return row.processorRefundId === refund.refundId || (row.processorRefundId === null && row.id === refund.ourRefundId);
 }
 
 /**
@@ -54,6 +79,9 @@ async function onDispute(db: Db, event: Stripe.Event): Promise<void> {
 
 export const refundDisputeHandlers: Record<string, StripeEventHandler> = {
   "charge.refunded": onChargeRefunded,
+  "charge.refund.updated": onRefundUpdated,
+  "refund.updated": onRefundUpdated,
+  "refund.failed": onRefundUpdated,
   "charge.dispute.created": onDispute,
   "charge.dispute.updated": onDispute,
   "charge.dispute.closed": onDispute,

@@ -39,10 +39,20 @@ export class StripeRefunds implements RefundPort {
     return outcomeOf(await this.#call(() => this.#stripe.refunds.retrieve(refundId)));
   }
 
-  /** The refunds of a PaymentIntent as Stripe keeps them now (a `charge.refunded` event names the charge). */
-  async refundsOfIntent(intentId: string): Promise<RefundOutcome[]> {
+  /**
+   * The refunds of a PaymentIntent as Stripe keeps them now (a `charge.refunded` event names the
+   * charge), each with our refund row's id from its metadata (`refund`), so a refund whose answer
+   * never reached `refund__send` (a connection lost after Stripe made it) is still found.
+   */
+  async refundsOfIntent(intentId: string): Promise<(RefundOutcome & { ourRefundId: number | null })[]> {
     const list = await this.#call(() => this.#stripe.refunds.list({ payment_intent: intentId, limit: 100 }));
-    return list.data.map(outcomeOf);
+    return list.data.map((refund) => ({ ...outcomeOf(refund), ourRefundId: ourRefundIdOf(refund) }));
+  }
+
+  /** One refund as Stripe keeps it now, with our row's id from its metadata (`refund.updated` events). */
+  async refundWithOurs(refundId: string): Promise<RefundOutcome & { ourRefundId: number | null }> {
+    const refund = await this.#call(() => this.#stripe.refunds.retrieve(refundId));
+    return { ...outcomeOf(refund), ourRefundId: ourRefundIdOf(refund) };
   }
 
   async retrieveDispute(disputeId: string): Promise<DisputeState> {
@@ -62,6 +72,11 @@ export class StripeRefunds implements RefundPort {
       throw errors.unavailable("Stripe could not be reached: the refund is asked again later");
     }
   }
+}
+
+function ourRefundIdOf(refund: Stripe.Refund): number | null {
+  const value = Number(refund.metadata?.refund);
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
 function outcomeOf(refund: Stripe.Refund): RefundOutcome {

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Badge, Can, type ConsoleOutputs, errorMessage, Facts, formatDateTime, PageHeader, useTRPC } from "../../../_ui";
 import { day, money, PRODUCT_LABELS } from "../format";
 import { BillingPanel } from "./billing-panel";
+import { DisputeFlag, PaymentsPanel } from "./payments-panel";
 import styles from "./policy.module.css";
 import { CancelPolicy, ReviseForm } from "./policy-actions";
 import { PolicyDeliveries } from "./policy-deliveries";
@@ -82,7 +83,7 @@ function Actions({ policy }: { policy: Policy }) {
 
 /**
  * `admin_policy_url` (decisions §11): the policy, its actions, then one section per component —
- * status history, revisions, documents, deliveries. A new section is one more line below.
+ * status history, revisions, documents, billing, payments, deliveries. A new section is one more line below.
  */
 export function PolicyDetail({ id }: { id: number }) {
   const trpc = useTRPC();
@@ -99,12 +100,14 @@ export function PolicyDetail({ id }: { id: number }) {
   return (
     <section>
       <PageHeader title={`Policy ${policy.policy_number}`} back={back} />
+      <DisputeFlag policyId={policy.id} />
       <Summary policy={policy} />
       <Actions policy={policy} />
       <StatusHistory policy={policy} />
       <Revisions policy={policy} />
       <Documents policy={policy} />
       <BillingPanel policyId={policy.id} />
+      <PaymentsPanel policyId={policy.id} />
       <Can permission="deliveries.read">
         <PolicyDeliveries policyNumber={policy.policy_number} />
       </Can>

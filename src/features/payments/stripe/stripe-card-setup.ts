@@ -1,0 +1,71 @@
+import Stripe from "stripe";
+import type { Config } from "../../../server/config";
+import { errors } from "../../../server/errors";
+import { logger } from "../../../server/log";
+import type { CardBrand } from "../card";
+import type { CardSetup, CardSetupPort } from "../card-setup-port";
+import { PAYMENT_MESSAGES } from "../messages";
+import { stripeClient } from "./stripe-processor";
+
+type StripeSettings = NonNullable<Config["stripe"]>;
+const BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex", "discover"];
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
+/**
+ * A card saved on the renter's Customer without a payment (decisions §18; Stripe's SetupIntents with
+ * `usage: off_session`), for a monthly policy's next charges. The browser confirms it with Stripe.js;
+ * the server only creates it (with our `Idempotency-Key`) and retrieves it, so `setup_intent.succeeded`
+ * and the browser's return read Stripe's state, never the browser's word.
+ */
+export class StripeCardSetup implements CardSetupPort {
+  readonly name = "stripe";
+  readonly #stripe: Stripe;
+
+  constructor(settings: StripeSettings) {
+    this.#stripe = stripeClient(settings);
+  }
+
+  async createSetup(request: { idempotencyKey: string; customerId: string; metadata: Record<string, string> }): Promise<CardSetup> {
+    const setup = await this.#call(() =>
+      this.#stripe.setupIntents.create(
+        { customer: request.customerId, usage: "off_session", allowed_payment_method_types: ["card"], metadata: request.metadata },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    return this.#setupOf(setup);
+  }
+
+  async retrieveSetup(setupIntentId: string): Promise<CardSetup> {
+    return this.#setupOf(await this.#call(() => this.#stripe.setupIntents.retrieve(setupIntentId)));
+  }
+
+  async #setupOf(setup: Stripe.SetupIntent): Promise<CardSetup> {
+    const methodId = idOf(setup.payment_method);
+    const customerId = idOf(setup.customer);
+    let method: CardSetup["method"] = null;
+    if (setup.status === "succeeded" && methodId) {
+      const found = await this.#call(() => this.#stripe.paymentMethods.retrieve(methodId));
+      if (found.card)
+        method = {
+          processorMethodId: found.id,
+          customerId,
+          last4: found.card.last4,
+          brand: BRANDS.includes(found.card.brand as CardBrand) ? (found.card.brand as CardBrand) : "other",
+          expMonth: found.card.exp_month,
+          expYear: found.card.exp_year,
+        };
+    }
+    return { setupIntentId: setup.id, clientSecret: setup.client_secret, status: setup.status, customerId, metadata: setup.metadata ?? {}, method };
+  }
+
+  async #call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeError)) throw error;
+      logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe setup request failed");
+      if (error.statusCode === 404) throw errors.notFound(PAYMENT_MESSAGES.intentNotFound);
+      throw errors.unavailable(PAYMENT_MESSAGES.processorUnavailable);
+    }
+  }
+}
