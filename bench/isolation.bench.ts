@@ -438,7 +438,7 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   const unlimited = await startService(
     PORT + 2,
     "bench-isolation-nolimit",
-    { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000000" },
+    { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" },
     { worker: "inline", cwd },
   );
   try {
