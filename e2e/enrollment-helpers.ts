@@ -124,10 +124,10 @@ export function startParentPortal() {
   return startHttp((req, res) => {
     const src = new URL(req.url ?? "/", "http://parent").searchParams.get("src") ?? "";
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><title>Parent portal</title>
+    res.end(`<!doctype html><html lang="en"><title>Parent portal</title>
 <script>window.__posted = []; window.addEventListener("message", (event) => window.__posted.push({ data: event.data, origin: event.origin }));</script>
-<h1>Parent portal</h1>
-<iframe title="enrollment" style="width: 100%; height: 900px" src="${src.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe>`);
+<main><h1>Parent portal</h1>
+<iframe title="enrollment" style="width: 100%; height: calc(100vh - 6rem); border: 0" src="${src.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"></iframe></main></html>`);
   });
 }
 

@@ -10,6 +10,8 @@ import { policySubject, runBilling } from "../billing/run";
 import { renterMessages } from "../messages/renter-messages.table";
 import { paymentCharges } from "../payments/payments.table";
 import { SimulatedProcessor } from "../payments/simulated-processor";
+import { paidPolicy, refundRowsOf } from "../policies/refunds/refund-test-helpers";
+import { cancelPolicy } from "../policies/revisions/cancel";
 import { accountSignInLinks } from "./account.table";
 import { ACCOUNT_MESSAGES } from "./messages";
 import { accountPolicies, accountPolicy } from "./overview";
@@ -171,6 +173,25 @@ describe("the renter's policies (decisions §19)", () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, "billing.settle"), eq(auditLog.subjectId, String(policy.id))));
     expect(audit.actorLabel).toBe(`renter:${email}`);
+  });
+
+  it("a canceled upfront policy shows its refund: amount, status and date, pending then refunded", async () => {
+    const p = await partner();
+    const email = freshEmail();
+    const policy = await paidPolicy(p, "acct-refund", "upfront", { email });
+    const db = await getDb();
+    expect((await accountPolicy(db, email, policy.id))?.refunds).toEqual([]);
+    await db.transaction((tx) => cancelPolicy(tx, { cli: "tester" }, policy.id));
+    const [row] = await refundRowsOf(policy.id);
+    const today = new Date().toISOString().slice(0, 10);
+
+    const pending = await accountPolicy(db, email, policy.id);
+    expect(pending?.status).toBe("canceled");
+    expect(pending?.refunds).toEqual([{ id: row.id, at: row.createdAt, amountCents: policy.premiumCents, status: "pending" }]);
+    expect(pending?.refunds[0].at.toISOString().slice(0, 10)).toBe(today);
+    await runDueJobs();
+    const [listed] = await accountPolicies(db, email);
+    expect(listed.refunds).toEqual([{ id: row.id, at: row.createdAt, amountCents: policy.premiumCents, status: "refunded" }]);
   });
 
   it("Update card: the next monthly charge uses the new card; an upfront policy has none to update", async () => {

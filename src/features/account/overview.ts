@@ -8,13 +8,19 @@ import { paymentCharges, paymentMethods } from "../payments/payments.table";
 import { PRODUCT_NAMES } from "../policies/documents/declarations";
 import { archivesOfPolicy } from "../policies/documents/storage";
 import type { Policy, PolicyStatus } from "../policies/policies.table";
+import { refundsOfPolicy } from "../policies/refunds/refunds";
+import type { PolicyRefund } from "../policies/refunds/refunds.table";
 import { properties, units } from "../roster/roster.table";
 import { policiesOfEmail, policyOfEmail } from "./owned";
 
 /** One payment the renter made or that failed: the purchase, a month, a settlement (decisions §19). */
 export type AccountPayment = { at: Date; description: string; amountCents: number; status: "succeeded" | "declined"; last4?: string };
-/** A refund of a cancellation (decisions §18 Refunds): listed here once the payments feature records them. */
-export type AccountRefund = { at: Date; amountCents: number; status: string };
+/**
+ * A refund of a cancellation (decisions §18 Refunds) as the renter reads it: the day it was asked of
+ * the processor, the amount, and the processor's state in words (`requires_action` is still pending
+ * to the renter: nothing for them to do).
+ */
+export type AccountRefund = { id: number; at: Date; amountCents: number; status: "pending" | "refunded" | "failed" | "canceled" };
 export type AccountCard = { brand: string; last4: string; expMonth: number; expYear: number };
 
 export type AccountPolicy = {
@@ -159,11 +165,20 @@ async function viewsOf(tx: Tx, list: Policy[]): Promise<AccountPolicy[]> {
   return result;
 }
 
-/**
- * Refunds of a canceled upfront policy (decisions §18 Refunds) are recorded by the payments
- * feature's refund rows, which this branch of the code does not have yet: none until they land,
- * and the account's page already has the list they appear in.
- */
-async function refundsOf(_tx: Tx, _policy: Policy): Promise<AccountRefund[]> {
-  return [];
+const REFUND_STATUS: Record<PolicyRefund["status"], AccountRefund["status"]> = {
+  pending: "pending",
+  requires_action: "pending",
+  succeeded: "refunded",
+  failed: "failed",
+  canceled: "canceled",
+};
+
+/** Refunds of a canceled upfront policy (decisions §18 Refunds): the policy's refund rows, newest first. */
+async function refundsOf(tx: Tx, policy: Policy): Promise<AccountRefund[]> {
+  return (await refundsOfPolicy(tx, policy.id)).map((refund) => ({
+    id: refund.id,
+    at: refund.createdAt,
+    amountCents: refund.amountCents,
+    status: REFUND_STATUS[refund.status],
+  }));
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
@@ -13,6 +13,7 @@ import { SimulatedProcessor } from "../payments/simulated-processor";
 import { regeneratePolicyDocuments } from "../policies/build-documents";
 import { formatDate, formatUsd } from "../policies/documents/format";
 import { findArchiveByKey } from "../policies/documents/storage";
+import { paidPolicy, refundRowsOf } from "../policies/refunds/refund-test-helpers";
 import { cancelPolicy } from "../policies/revisions/cancel";
 import { prospects } from "../prospects/prospects.table";
 import { noticeCoverageEnding } from "./notices";
@@ -124,6 +125,30 @@ describe("every renter message of decisions §19, from the change that causes it
     const rows = await db.select().from(renterMessages).where(eq(renterMessages.policyId, policy.id));
     expect(rows.map((row) => row.status)).toEqual(rows.map(() => "sent"));
     expect(new Set(rows.map((row) => row.messageId)).size).toBe(rows.length);
+  });
+
+  it("an upfront policy canceled: the message names the refund, the cents of its refund row", async () => {
+    const p = await partner();
+    const email = "rita.refund@example.com";
+    const policy = await paidPolicy(p, "msg-refund", "upfront", { email });
+    await runDueJobs();
+    const db = await getDb();
+    await db.transaction((tx) => cancelPolicy(tx, { cli: "tester" }, policy.id));
+    const [refund] = await refundRowsOf(policy.id);
+    // Canceled before its start: everything paid comes back (decisions §18 Refunds).
+    expect(refund).toMatchObject({ status: "pending", amountCents: policy.premiumCents });
+    const [row] = await db
+      .select()
+      .from(renterMessages)
+      .where(and(eq(renterMessages.policyId, policy.id), eq(renterMessages.kind, "policy_canceled")));
+    expect(row.data).toMatchObject({ refundCents: refund.amountCents });
+    await runDueJobs();
+
+    const [canceled] = bySubject(mailsTo(email), /is canceled$/);
+    expect(canceled.parsed.subject).toBe(`Policy ${policy.policyNumber} is canceled`);
+    expect(canceled.parsed.text).toContain(`Refund: ${formatUsd(refund.amountCents)}, to the card you paid with`);
+    expect(String(canceled.parsed.html)).toContain(formatUsd(refund.amountCents));
+    expect((await refundRowsOf(policy.id))[0].status).toBe("succeeded");
   });
 
   it("a declined application: one message, no reason", async () => {

@@ -5,6 +5,7 @@ import { residents } from "../enrollment/renters/residents.table";
 import { renterUsers } from "../enrollment/renters/users.table";
 import { PRODUCT_NAMES } from "../policies/documents/declarations";
 import { type Policy, policies } from "../policies/policies.table";
+import { refundsOfPolicy } from "../policies/refunds/refunds";
 import { prospects } from "../prospects/prospects.table";
 import { renterAccountUrl, renterPayUrl } from "./links";
 import { queueRenterMessage } from "./queue";
@@ -178,12 +179,14 @@ export async function noticeCancellations(tx: Tx, changed: readonly Policy[]): P
 }
 
 /**
- * The hook for refunds (docs/decisions.md, "Renter messages: the outbox"): no refund is recorded on
- * a cancellation yet, so the message says nothing of one. Once refunds exist, this answers the
- * cents refunded for the policy's cancellation, read in the same transaction.
+ * The cents refunded for the policy's cancellation (decisions §18 Refunds), read in the cancellation's
+ * transaction: `cancelPolicy` writes the refund row before the message (`onCanceled`), so the row is
+ * there, still `pending`, when this reads it. A policy is canceled once, so it has at most one; none
+ * (monthly, staff-made, nothing unearned, a revision that ended coverage) and the message names no refund.
  */
-export async function refundCentsOfCancellation(_tx: Tx, _policy: Policy): Promise<number | undefined> {
-  return undefined;
+export async function refundCentsOfCancellation(tx: Tx, policy: Policy): Promise<number | undefined> {
+  const [refund] = (await refundsOfPolicy(tx, policy.id)).filter((row) => row.status !== "failed" && row.status !== "canceled");
+  return refund?.amountCents;
 }
 
 /** Live policies whose coverage ends within `days` after `today`: each gets one notice per end date. */

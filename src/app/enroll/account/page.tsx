@@ -12,6 +12,14 @@ import { requestLinkAction } from "./actions";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Your deposit coverage" };
 
+/** A refund's state in the renter's words (`AccountRefund`). */
+const REFUND_STATUS_WORDS: Record<AccountPolicy["refunds"][number]["status"], string> = {
+  pending: "On its way",
+  refunded: "Refunded",
+  failed: "Failed",
+  canceled: "Canceled",
+};
+
 const DONE: Record<string, string> = {
   paid: "Payment received. Your policy is up to date.",
   "nothing-due": "Nothing was due: no payment was taken.",
@@ -155,13 +163,27 @@ function PolicyCard({ policy }: { policy: AccountPolicy }) {
       {policy.refunds.length === 0 ? (
         <p className={styles.muted}>No refunds.</p>
       ) : (
-        <ul>
-          {policy.refunds.map((refund) => (
-            <li key={refund.at.toISOString()}>
-              {formatDate(refund.at.toISOString().slice(0, 10))}: {formatUsd(refund.amountCents)} ({refund.status})
-            </li>
-          ))}
-        </ul>
+        <div className={local.scroll}>
+          <table className={local.table}>
+            <caption className={local.visuallyHidden}>Refunds of policy {policy.policyNumber}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {policy.refunds.map((refund) => (
+                <tr key={refund.id}>
+                  <td>{formatDate(refund.at.toISOString().slice(0, 10))}</td>
+                  <td>{formatUsd(refund.amountCents)}</td>
+                  <td>{REFUND_STATUS_WORDS[refund.status]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

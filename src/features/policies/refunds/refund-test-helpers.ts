@@ -11,8 +11,13 @@ import { policyRefunds } from "./refunds.table";
 type Partner = Awaited<ReturnType<ReturnType<typeof enrollmentPartnersOfThisFile>>>;
 
 /** A deposit insurance policy bought through the renter flow and paid with the simulated processor. */
-export async function paidPolicy(p: Partner, sourceProspectId: string, cadence: "upfront" | "monthly" = "upfront"): Promise<Policy> {
-  const { link } = await renter(p, sourceProspectId, {}, { selectedProduct: "security_deposit_insurance", cadence });
+export async function paidPolicy(
+  p: Partner,
+  sourceProspectId: string,
+  cadence: "upfront" | "monthly" = "upfront",
+  extra: Record<string, unknown> = {},
+): Promise<Policy> {
+  const { link } = await renter(p, sourceProspectId, extra, { selectedProduct: "security_deposit_insurance", cadence });
   okView(await submitDetails(link, DETAILS));
   await runDueJobs();
   okView(await chooseProduct(link, { productType: "security_deposit_insurance", cadence }));

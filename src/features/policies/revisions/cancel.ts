@@ -6,6 +6,7 @@ import { type AuditActor, recordAudit } from "../../audit/audit";
 import { isoDay } from "../coverage";
 import { type Policy, policies } from "../policies.table";
 import { refundOnCancellation } from "../refunds/refunds";
+import type { PolicyRefund } from "../refunds/refunds.table";
 import { changePolicyStatus } from "../status/change-status";
 import { cancellationInput } from "./inputs";
 import { actorOf, lockedPolicy } from "./locked-policy";
@@ -25,13 +26,22 @@ export async function cancelPolicy(tx: Tx, actor: AuditActor, policyId: number, 
   const policy = await lockedPolicy(tx, policyId);
   if (policy.status === "canceled") throw errors.conflict(M.alreadyCanceled);
   if (policy.status === "expired") throw errors.conflict(M.notCancelable(policy.status));
-  const canceled = await changePolicyStatus(tx, policyId, policy.status, "canceled", { actor: actorOf(actor), reason: reason || undefined });
+  const refunds: PolicyRefund[] = [];
+  // The refund is written before the renter's message, which shows it (decisions §19).
+  const canceled = await changePolicyStatus(tx, policyId, policy.status, "canceled", {
+    actor: actorOf(actor),
+    reason: reason || undefined,
+    onCanceled: async (inner, changed) => {
+      const refund = await refundOnCancellation(inner, changed, isoDay(new Date()));
+      if (refund) refunds.push(refund);
+    },
+  });
   if (!canceled) {
     // Only reachable if the status moved between the lock and the update (it cannot while locked).
     const [now] = await tx.select({ status: policies.status }).from(policies).where(eq(policies.id, policyId));
     throw errors.conflict(now?.status === "canceled" ? M.alreadyCanceled : M.notCancelable(now?.status ?? "missing"));
   }
-  const refund = await refundOnCancellation(tx, canceled, isoDay(new Date()));
+  const [refund] = refunds;
   await recordAudit(tx, actor, {
     action: "policies.cancel",
     subject: { type: "policy", id: policyId },

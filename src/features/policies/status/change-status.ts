@@ -19,6 +19,11 @@ export type StatusChangeOptions = {
   reason?: string;
   /** Emit this event instead of the status's own (undefined: the status's own; null: none). */
   event?: PolicyEvent | null;
+  /**
+   * What the cause does for each policy it canceled once the history row exists and before the renter
+   * is told (cancelPolicy: the refund, whose key names that row and whose figure the message shows).
+   */
+  onCanceled?: (tx: Tx, policy: Policy) => Promise<unknown>;
 };
 
 /** A policy whose status a conditional update just changed, and the status it left. */
@@ -68,7 +73,10 @@ export async function recordStatusChanges(tx: Tx, changed: readonly ChangedPolic
       return event ? [{ event, policy }] : [];
     }),
   );
-  // decisions §19: a canceled policy's renter is told, whatever canceled it.
+  if (options.onCanceled) {
+    for (const { policy } of changed) if (policy.status === "canceled") await options.onCanceled(tx, policy);
+  }
+  // decisions §19: a canceled policy's renter is told, whatever canceled it (with the refund, when the cause made one).
   await noticeCancellations(
     tx,
     changed.map(({ policy }) => policy),
