@@ -435,12 +435,7 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   say(timedLine(`upsert benchmark, concurrency 16, ${limited ? "with the limit (default)" : "no limit in this build"}`, withLimit));
   if (!limited) return;
   // Without: the same service's code with a limit no client reaches, in a service of its own.
-  const unlimited = await startService(
-    PORT + 2,
-    "bench-isolation-nolimit",
-    { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" },
-    { worker: "inline", cwd },
-  );
+  const unlimited = await startService(PORT + 2, "bench-isolation-nolimit", { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" }, { worker: "inline", cwd });
   try {
     const partner: Partner = {
       service: unlimited,

@@ -59,7 +59,7 @@ export async function payStepNonce(pathname: string, query: URLSearchParams): Pr
   try {
     const record = await loadRecord(await getDb(), link);
     const application = record?.application;
-    if (!application || application.status !== "created" || application.step !== "pay" || application.paidAt) return undefined;
+    if (application?.status !== "created" || application.step !== "pay" || application.paidAt) return undefined;
     return randomBytes(16).toString("base64");
   } catch (error) {
     logger().warn({ err: error }, "pay step lookup failed: no Stripe policy");

@@ -23,7 +23,7 @@ export const refundSend = defineTask({
   handler: async ({ refund_id }) => {
     const db = await getDb();
     const [row] = await db.select().from(policyRefunds).where(eq(policyRefunds.id, refund_id));
-    if (!row || row.status !== "pending" || row.processorRefundId) return;
+    if (row?.status !== "pending" || row.processorRefundId) return;
     const [charge] = await db.select().from(paymentCharges).where(eq(paymentCharges.id, row.paymentChargeId));
     const port = refundsFor(getConfig());
     let outcome: RefundOutcome;
