@@ -6,7 +6,7 @@ import { expectAccessible } from "./a11y-helpers";
 import { signInAsOperator } from "./console-helpers";
 import { createActiveOwner, createReadyProspect, enrollToCompletion, OPTIONS, partnerApi, startWebhookReceiver, unique } from "./enrollment-helpers";
 
-// Issue 27 item 5 ("fix what the check finds, in the console and the portal too"): the console's main
+// docs/decisions.md "Accessibility: the renter pages under axe-core" (the console and the portal too): the main
 // screens, each list and the detail its first row opens, and the partner portal's pages have no
 // axe-core violation of impact serious or critical at 375 and 1280 px. Data of this test's own (an
 // owner, a bought policy, its renter messages, a failed delivery) so no screen is checked empty.

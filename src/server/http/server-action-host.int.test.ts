@@ -13,7 +13,7 @@ import { databaseUrl } from "../db/client";
  * `-Proto`) naming a local listener, against the real web process (`scripts/serve.ts`, the build).
  * The listener must never be asked anything.
  */
-const PORT = 5041;
+const PORT = 5045;
 const requests: string[] = [];
 const listener = http.createServer((req, res) => {
   requests.push(`${req.method} ${req.headers.host}${req.url}`);
