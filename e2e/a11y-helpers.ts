@@ -1,10 +1,11 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import { KEEP_SCREENS } from "./helpers";
 
 /**
  * decisions §19 Accessible: a renter page has no axe-core violation of impact serious or critical,
- * at a phone's width (375 px) and a desktop's (1280 px). Each width is also captured into
+ * at a phone's width (375 px) and a desktop's (1280 px). With E2E_SCREENS=1 each width is also captured into
  * .data/e2e-screens (looked at by hand; Playwright empties test-results on every run). `framed`: the
  * page frames the renter's page (the embedded flow in a partner portal), which axe-core must check too;
  * `exclude`: a part checked elsewhere (a selector), such as a sandboxed frame no script may enter.
@@ -16,7 +17,7 @@ export async function expectAccessible(page: Page, name: string, options: { scre
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
     // Two frames: the page has laid out and painted at the new width before the check.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    if (options.screenshot !== false) {
+    if (KEEP_SCREENS && options.screenshot !== false) {
       await page.screenshot({ path: path.join(".data", "e2e-screens", `a11y-${name}-${width}.png`), fullPage: true });
     }
     const results = await analyze(page, name, options.framed === true, options.exclude);

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { E2E_DATA_DIR } from "../playwright.config";
-import { demoCredentials } from "./helpers";
+import { demoCredentials, KEEP_SCREENS } from "./helpers";
 
 /** Signs in as the demo operator and waits for the console's landing page. */
 export async function signInAsOperator(page: Page) {
@@ -33,8 +33,9 @@ export function queueSignInMessage(to: string): number {
   return (JSON.parse(run.stdout) as { id: number }).id;
 }
 
-/** Screenshots at a phone's and a desktop's width, into .data/e2e-screens (looked at by hand; Playwright empties test-results on every run). */
+/** Screenshots at a phone's and a desktop's width, into .data/e2e-screens (looked at by hand; Playwright empties test-results on every run), with E2E_SCREENS=1. */
 export async function screenshots(page: Page, name: string) {
+  if (!KEEP_SCREENS) return;
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
     // Two frames: the page has laid out and painted at the new width before the capture.

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { KEEP_SCREENS } from "./helpers";
 
 // The demo page end to end (docs/decisions.md, "Demo page"): a standard renter created on /demo (opened on
 // 127.0.0.1, the links on localhost), the embedded flow walked inside the frame to a paid policy,
@@ -50,5 +51,5 @@ test("a standard renter enrolls inside the demo page's frame; the page logs comp
   await policy.locator("summary").click();
   await expect(policy.locator("pre")).toContainText('"event": "policy.created"');
   await expect(policy.locator("pre")).toContainText(`"source_prospect_id": "${id}"`);
-  await page.screenshot({ path: "test-results/demo-walkthrough.png", fullPage: true });
+  if (KEEP_SCREENS) await page.screenshot({ path: "test-results/demo-walkthrough.png", fullPage: true });
 });

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { KEEP_SCREENS } from "./helpers";
 
 // decisions §13 / docs/decisions.md, Demo page: the service runs on localhost (its PUBLIC_BASE_URL,
 // so its enrollment links point there); the demo page is opened on 127.0.0.1, another origin the
@@ -101,6 +102,6 @@ test("reads well at 375 px and 1280 px", async ({ page, baseURL }) => {
     await expect(page.getByRole("region", { name: "Webhook deliveries" }).locator("li").first()).toBeVisible({ timeout: 15_000 });
     // Nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `test-results/demo-${width}.png`, fullPage: true });
+    if (KEEP_SCREENS) await page.screenshot({ path: `test-results/demo-${width}.png`, fullPage: true });
   }
 });

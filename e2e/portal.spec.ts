@@ -8,6 +8,7 @@ import { E2E_DATA_DIR } from "../playwright.config";
 import { connectPostgres } from "../src/server/db/url";
 import { completeProspectFields } from "../src/test/samples";
 import { createActiveOwner, partnerApi, unique } from "./enrollment-helpers";
+import { KEEP_SCREENS } from "./helpers";
 
 /** The partner portal (decisions §16 Portal; docs/decisions.md, "Partner developer: portal"). */
 
@@ -46,6 +47,7 @@ function tokenSignedAt(clientId: string, ownerId: number, expiresAtSeconds: numb
 }
 
 async function shoot(page: Page, name: string) {
+  if (!KEEP_SCREENS) return;
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
