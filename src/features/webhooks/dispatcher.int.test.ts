@@ -1,9 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { inArray, sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "../../server/config";
-import { getDb } from "../../server/db/client";
+import { databaseUrl, getDb } from "../../server/db/client";
 import { serveMetrics } from "../../server/observability/metrics";
 import { receiversOfThisFile } from "../../test/https-receiver";
 import { Dispatcher } from "./dispatcher";
@@ -160,6 +161,33 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(7);
     expect(hooks.reduce((sum, hook) => sum + hook.concurrency.max, 0)).toBeGreaterThan(1);
+  });
+
+  it("frees an attempt's slot when its answer arrives: attempts go on while settles wait, until as many wait as there are slots", async () => {
+    const hook = await receiver(200);
+    const p = await partnerAt(hook.url);
+    await p.emit(40);
+    // Settles write webhook_attempts; claims never do. Holding this lock keeps every settle waiting.
+    const blocker = postgres(await databaseUrl(), { max: 1, onnotice: () => {} });
+    const locked = await blocker.reserve();
+    await locked`begin`;
+    await locked`lock table webhook_attempts in share row exclusive mode`;
+    try {
+      dispatcher({ maxInFlight: 10, endpointMaxInFlight: 4 });
+      // Beyond one endpoint's limit of 4: the answered attempts no longer hold it while they wait to be settled.
+      await until(() => hook.received.length >= 12);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A claim needs fewer than 10 unsettled and takes at most 4: never more than 13 sent.
+      expect(hook.received.length).toBeLessThanOrEqual(13);
+      expect(hook.concurrency.max).toBeLessThanOrEqual(4);
+      expect((await statuses(p.endpointId)).count("delivered")).toBe(0);
+    } finally {
+      await locked`rollback`;
+      locked.release();
+      await blocker.end();
+    }
+    await until(async () => (await statuses(p.endpointId)).count("delivered") === 40);
+    expect(hook.received.length).toBe(40);
   });
 
   it("takes endpoints in turn: a 5,000-delivery backlog of one endpoint does not stand in front of a new delivery to another", async () => {

@@ -45,7 +45,10 @@ type Held = { item: ClaimedDelivery; leaseUntil: Date };
  */
 export class Dispatcher {
   private stopping = false;
+  /** Attempts on the wire: claimed, their POST not finished. */
   private held = 0;
+  /** Attempts finished and not yet settled (waiting for, or in, a settle statement). */
+  private unsettled = 0;
   private readonly perEndpoint = new Map<string, number>();
   /** Endpoints whose last attempt here got no answer (a timeout, a refused or dropped connection): one attempt at a time. */
   private readonly unanswering = new Set<string>();
@@ -69,7 +72,7 @@ export class Dispatcher {
     this.loop ??= this.run().catch((error: unknown) => logger().error({ err: error }, "webhook dispatcher stopped"));
   }
 
-  /** Attempts held now (claimed and not yet settled). */
+  /** Attempts on the wire now (claimed, their POST not finished): what `pis_webhook_attempts_in_flight` shows. */
   get inFlight(): number {
     return this.held;
   }
@@ -102,14 +105,14 @@ export class Dispatcher {
     this.resume?.();
     await this.loop;
     if (!(await this.drained(Math.max(0, budgetMs - 1_000)))) {
-      logger().warn({ attempts: this.held }, "webhook attempts still in flight at the shutdown timeout: handed back");
+      logger().warn({ attempts: this.held, unsettled: this.unsettled }, "webhook attempts still in flight at the shutdown timeout: handed back");
       this.stopAttempts.abort();
       await this.drained(5_000);
     }
   }
 
   private drained(ms: number): Promise<boolean> {
-    if (this.held === 0) return Promise.resolve(true);
+    if (this.held + this.unsettled === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.idle = undefined;
@@ -130,7 +133,9 @@ export class Dispatcher {
     const claimAtLeast = Math.max(1, Math.min(25, Math.floor(maxInFlight / 20)));
     let failures = 0;
     while (!this.stopping) {
-      const free = maxInFlight - this.held;
+      // A finished attempt frees its slot at once, its settle overlapping the next claim; when settles
+      // fall behind (as many unsettled as slots), claiming waits for them.
+      const free = this.unsettled >= maxInFlight ? 0 : maxInFlight - this.held;
       if (!this.wanted || free <= 0 || (free < claimAtLeast && this.held > 0)) {
         await this.pause(this.wanted ? undefined : this.pollMs);
         if (!this.wanted && free > 0) this.wanted = true; // the poll: look again
@@ -193,7 +198,9 @@ export class Dispatcher {
         // attemptClaimed never throws; should it, the lease lapses and the reaper counts the attempt.
         (error: unknown) => {
           logger().error({ err: error, delivery_id: item.delivery.id }, "webhook attempt failed");
-          this.release([held]);
+          this.offTheWire(held);
+          this.wake();
+          if (this.held + this.unsettled === 0) this.idle?.();
         },
       );
     }
@@ -201,11 +208,15 @@ export class Dispatcher {
   }
 
   private finished(held: Held, outcome: Outcome): void {
+    this.offTheWire(held);
+    this.unsettled++;
     const handedBack = this.stopAttempts.signal.aborted && outcome.attempt?.failureReason?.startsWith(LEASE_FAILURE) === true;
     if (outcome.attempt && !handedBack) this.heard(held.item.endpoint.id, outcome.attempt.responseStatus !== null);
     this.toSettle.push({ outcome: { ...(handedBack ? handBack(held.item) : outcome), leaseUntil: held.leaseUntil }, held });
     if (this.toSettle.length >= SETTLE_BATCH) this.settleSoon(0);
     else this.settleSoon(SETTLE_DELAY_MS);
+    // The freed slot may take a waiting delivery (of a capped endpoint too).
+    this.wake();
   }
 
   /** Records whether an endpoint answered its last attempt (any HTTP status is an answer). */
@@ -248,21 +259,20 @@ export class Dispatcher {
       // The database is away: the reaper counts these attempts when their leases lapse.
       logger().error({ err: error, deliveries: batch.length }, "webhook attempts could not be settled");
     } finally {
-      this.release(batch.map(({ held }) => held));
+      this.unsettled -= batch.length;
+      if (this.held + this.unsettled === 0) this.idle?.();
+      // Claiming may have waited for settles to catch up.
+      this.wake();
     }
   }
 
-  private release(done: readonly Held[]): void {
-    for (const { item } of done) {
-      const left = (this.perEndpoint.get(item.endpoint.id) ?? 1) - 1;
-      if (left > 0) this.perEndpoint.set(item.endpoint.id, left);
-      else this.perEndpoint.delete(item.endpoint.id);
-    }
-    this.held -= done.length;
-    observeAttemptsInFlight(-done.length);
-    if (this.held === 0) this.idle?.();
-    // Freed slots may take the waiting deliveries (of a capped endpoint too).
-    this.wake();
+  /** An attempt's POST ended (answered or not): its slot, and its endpoint's, are free for the next claim. */
+  private offTheWire({ item }: Held): void {
+    const left = (this.perEndpoint.get(item.endpoint.id) ?? 1) - 1;
+    if (left > 0) this.perEndpoint.set(item.endpoint.id, left);
+    else this.perEndpoint.delete(item.endpoint.id);
+    this.held--;
+    observeAttemptsInFlight(-1);
   }
 }
 
