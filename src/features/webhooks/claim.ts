@@ -72,25 +72,7 @@ export async function claimDeliveries(db: Db, ids: string[], now: Date, leaseUnt
       set status = 'failed', next_retry_at = null, last_attempt_failure_reason = ${WEBHOOK_MESSAGES.endpointDeleted}, updated_at = ${at}::timestamptz
       from due where d.id = due.id and due.endpoint_deleted and ${isDue}
       returning d.id
-    ), demand as (
-      select c.endpoint_id as id, count(*)::int as n
-      from claimed c
-      group by c.endpoint_id
-    ), slots as (
-      insert into webhook_rate_windows as w (endpoint_id, started_at, count)
-      select id, ${at}::timestamptz, n from demand order by id
-      on conflict (endpoint_id) do update set
-        started_at = case when w.started_at <= ${windowStart}::timestamptz then excluded.started_at else w.started_at end,
-        count = case when w.started_at <= ${windowStart}::timestamptz then excluded.count else w.count + excluded.count end
-      returning w.endpoint_id as id, w.count
-    )
-    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added
-    from claimed c
-    join webhook_endpoints e on e.id = c.endpoint_id
-    join webhook_events ev on ev.id = c.event_id
-    left join demand dm on dm.id = c.endpoint_id
-    left join slots s on s.id = c.endpoint_id
-    order by c.created_at, c.id`);
+    ), ${countedAndSelected(at, windowStart)}`);
   return claimedFrom(rows);
 }
 
@@ -177,7 +159,19 @@ export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, l
         ) p
         where e.deleted)
       returning d.id
-    ), demand as (
+    ), ${countedAndSelected(at, windowStart)}`);
+  return claimedFrom(rows);
+}
+
+/**
+ * The end both claims share, after their `claimed` CTE: the claimed rows counted into their
+ * endpoints' rate windows (one INSERT … ON CONFLICT in endpoint order: each window row locked once,
+ * concurrent claims queueing in the same order instead of deadlocking) and selected with their
+ * endpoint, their event and their window's count. The claims' other data-modifying CTEs (parked,
+ * ended) run to completion whether or not this reads them (PostgreSQL's WITH).
+ */
+function countedAndSelected(at: string, windowStart: string) {
+  return sql`demand as (
       select c.endpoint_id as id, count(*)::int as n
       from claimed c
       group by c.endpoint_id
@@ -189,15 +183,13 @@ export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, l
         count = case when w.started_at <= ${windowStart}::timestamptz then excluded.count else w.count + excluded.count end
       returning w.endpoint_id as id, w.count
     )
-    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added,
-      (select count(*) from parked) as _parked, (select count(*) from ended) as _ended
+    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added
     from claimed c
     join webhook_endpoints e on e.id = c.endpoint_id
     join webhook_events ev on ev.id = c.event_id
     left join demand dm on dm.id = c.endpoint_id
     left join slots s on s.id = c.endpoint_id
-    order by c.created_at, c.id`);
-  return claimedFrom(rows);
+    order by c.created_at, c.id`;
 }
 
 /** Claimed rows as attempts to make: within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess. */
