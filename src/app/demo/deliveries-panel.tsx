@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
 import type { DemoDelivery } from "@/features/demo/activity";
+import { usePolled } from "./use-polled";
 
 type Delivery = DemoDelivery;
 
@@ -17,32 +17,7 @@ function pretty(payload: string): string {
 
 /** The demo owner's webhook deliveries, newest first, read again every second. */
 export function DeliveriesPanel({ receiver }: { receiver: { destination: string; reachable: boolean } }) {
-  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      try {
-        const answer = await fetch("/demo/api/deliveries", { cache: "no-store" });
-        if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-        const body = (await answer.json()) as { deliveries: Delivery[] };
-        if (!stopped) {
-          setDeliveries(body.deliveries);
-          setProblem(null);
-        }
-      } catch (error) {
-        if (!stopped) setProblem(`Could not read the deliveries (${(error as Error).message}); trying again.`);
-      }
-      if (!stopped) timer = setTimeout(load, POLL_MS);
-    };
-    load();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, []);
+  const { value: deliveries, problem } = usePolled("/demo/api/deliveries", (body) => (body as { deliveries: Delivery[] }).deliveries, POLL_MS, "deliveries");
 
   return (
     <section className="demo-panel" aria-labelledby="deliveries-heading">

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
 import type { DemoRenterMessage } from "@/features/demo/renter-messages";
+import { usePolled } from "./use-polled";
 
 const POLL_MS = 2_000;
 
@@ -10,32 +10,7 @@ const POLL_MS = 2_000;
  * a sandboxed frame (no script, no same origin) and the text part. Kept, not sent, without SMTP_URL.
  */
 export function RenterMessagesPanel() {
-  const [messages, setMessages] = useState<DemoRenterMessage[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      try {
-        const answer = await fetch("/demo/api/messages", { cache: "no-store" });
-        if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-        const body = (await answer.json()) as { messages: DemoRenterMessage[] };
-        if (!stopped) {
-          setMessages(body.messages);
-          setProblem(null);
-        }
-      } catch (error) {
-        if (!stopped) setProblem(`Could not read the messages (${(error as Error).message}); trying again.`);
-      }
-      if (!stopped) timer = setTimeout(load, POLL_MS);
-    };
-    load();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, []);
+  const { value: messages, problem } = usePolled("/demo/api/messages", (body) => (body as { messages: DemoRenterMessage[] }).messages, POLL_MS, "messages");
 
   return (
     <section className="demo-panel" aria-labelledby="renter-messages-heading">
