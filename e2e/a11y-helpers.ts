@@ -1,6 +1,6 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Frame, type Page } from "@playwright/test";
 import { KEEP_SCREENS } from "./helpers";
 
 /**
@@ -48,9 +48,10 @@ async function analyze(page: Page, name: string, framed: boolean, exclude?: stri
 
 /**
  * The element holding focus, or the control's own box around it (a styled option card), draws a
- * visible indicator (an outline or a box shadow), as WCAG 2.4.7 asks.
+ * visible indicator (an outline or a box shadow), as WCAG 2.4.7 asks. `page` is the document that
+ * holds focus: a frame's own, for the embedded flow.
  */
-export async function expectVisibleFocus(page: Page) {
+export async function expectVisibleFocus(page: Page | Frame) {
   const indicator = await page.evaluate(() => {
     const element = document.activeElement;
     if (!element || element === document.body) return "nothing focused";

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Frame, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible, expectVisibleFocus } from "./a11y-helpers";
 import {
   admin,
@@ -116,12 +116,16 @@ async function payByKeyboard(paying: Locator, card: string) {
   await paying.getByRole("button", { name: /^Pay \$\d[\d,]*\.\d{2}$/ }).press("Enter");
 }
 
-/** Presses Tab until `target` holds focus; every stop on the way shows where focus is. */
-async function tabTo(page: Page, target: Locator, limit = 40) {
+/**
+ * Presses Tab (Shift+Tab with `backwards`) until `target` holds focus; every stop on the way shows
+ * where focus is. `frame`: the renter's page is framed (the embedded flow), and focus is looked for in
+ * the frame's document, which must hold the window's focus: keys go where focus is, not to a locator.
+ */
+async function tabTo(page: Page, target: Locator, { limit = 40, frame, backwards = false }: { limit?: number; frame?: Frame; backwards?: boolean } = {}) {
   for (let i = 0; i < limit; i++) {
-    await page.keyboard.press("Tab");
-    await expectVisibleFocus(page);
-    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(backwards ? "Shift+Tab" : "Tab");
+    await expectVisibleFocus(frame ?? page);
+    if (await target.evaluate((element) => element === document.activeElement && document.hasFocus())) return;
   }
   throw new Error(`Tab never reached ${target}`);
 }
@@ -170,4 +174,74 @@ test("a renter completes the whole hosted flow with the keyboard alone, focus vi
   const documents = done.getByRole("link", { name: "Download your policy documents" });
   await expect(documents).toBeVisible({ timeout: 20_000 });
   await tabTo(page, documents);
+});
+
+/**
+ * decisions §19 Accessible, §10 Framing: the embedded flow as renters meet it, in a partner portal on
+ * another origin, completed with the keyboard alone. Focus enters the partner's frame with Tab from
+ * the portal's page (no click, no `focus()` call), every step is driven by Tab, Shift+Tab, Space,
+ * Enter and typing, and each stop inside the frame draws a visible focus indicator.
+ */
+test("a renter completes the whole embedded flow, framed on another origin, with the keyboard alone, focus visible at every stop", async ({ page }) => {
+  const prospect = await createReadyProspect(api);
+  const { frame: framed, posted } = await openInParent(page, parent.origin, prospect.embedded);
+  const frame = await (await page.locator("iframe[title=enrollment]").elementHandle())?.contentFrame();
+  if (!frame) throw new Error("the enrollment frame has no document");
+  const details = step(framed, "details");
+  await expect(details).toBeVisible();
+  // Focus starts on the portal's page, outside the frame.
+  expect(await frame.evaluate(() => document.hasFocus())).toBe(false);
+
+  // The first Tab of the portal's page enters the frame; a Shift+Tab comes back one stop.
+  const disclosures = details.getByLabel("I have read and accept the disclosures");
+  await tabTo(page, disclosures, { frame });
+  await page.keyboard.press("Space");
+  await expect(disclosures).toBeChecked();
+  await page.keyboard.press("Shift+Tab");
+  await expectVisibleFocus(frame);
+  expect(await disclosures.evaluate((element) => element !== document.activeElement && document.hasFocus())).toBe(true);
+  await tabTo(page, disclosures, { frame });
+  await tabTo(page, details.getByRole("button", { name: "Continue" }), { frame });
+  await page.keyboard.press("Enter");
+
+  const choosing = step(framed, "choose");
+  await expect(choosing.getByRole("heading", { level: 1, name: "Choose your option" })).toBeFocused({ timeout: 20_000 });
+  const options = choosing.getByRole("group", { name: "Your options" });
+  await tabTo(page, options.getByRole("radio").first(), { frame });
+  // The arrow keys move between the options of one group (a radio group is one Tab stop).
+  await page.keyboard.press("ArrowDown");
+  await expectVisibleFocus(frame);
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Space");
+  await expect(options.getByRole("radio", { name: OPTIONS.sdiUpfront })).toBeChecked();
+  await tabTo(page, choosing.getByRole("button", { name: "Continue to payment" }), { frame });
+  await page.keyboard.press("Enter");
+
+  const paying = step(framed, "pay");
+  await expect(paying.getByRole("heading", { level: 1, name: "Payment" })).toBeFocused({ timeout: 20_000 });
+  await tabTo(page, paying.getByLabel("Name on card", { exact: true }), { frame });
+  for (const [label, text] of [
+    ["Name on card", "Rita Renter"],
+    ["Card number", "4242424242424242"],
+    ["Expiry date", "12/30"],
+    ["Security code", "123"],
+    ["ZIP code", "78704"],
+  ] as const) {
+    await expect(paying.getByLabel(label, { exact: true })).toBeFocused();
+    await page.keyboard.type(text);
+    if (label !== "ZIP code") {
+      await page.keyboard.press("Tab");
+      await expectVisibleFocus(frame);
+    }
+  }
+  await tabTo(page, paying.getByRole("button", { name: /^Pay \$/ }), { frame });
+  await page.keyboard.press("Enter");
+
+  const done = result(framed, "completed");
+  await expect(done.getByRole("heading", { level: 1, name: "You're covered" })).toBeFocused({ timeout: 20_000 });
+  const documents = done.getByRole("link", { name: "Download your policy documents" });
+  await expect(documents).toBeVisible({ timeout: 20_000 });
+  await tabTo(page, documents, { frame });
+  // The partner's portal was told, as it is after a completion with the mouse.
+  await expect.poll(posted, { timeout: 10_000 }).toEqual([{ data: "completed", origin: new URL(prospect.embedded).origin }]);
 });

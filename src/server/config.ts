@@ -64,6 +64,8 @@ export const EnvVariables = z.object({
   RETENTION_INGESTION_DAYS: z.coerce.number().int().min(0).default(30),
   RETENTION_DOCUMENTS_DAYS: z.coerce.number().int().min(0).default(365),
   RETENTION_AUDIT_DAYS: z.coerce.number().int().min(0).default(0),
+  // docs/decisions.md, "Retention: renter messages and the account": settled renter messages, as deliveries.
+  RETENTION_MESSAGES_DAYS: z.coerce.number().int().min(0).default(90),
   // decisions §16 Auto-suspend: days without a successful delivery while some were attempted; 0 never suspends.
   ENDPOINT_AUTO_SUSPEND_DAYS: z.coerce.number().int().min(0).max(365).default(5),
   METRICS_TOKEN: z.string().optional(),
@@ -160,13 +162,14 @@ const Env = EnvVariables.superRefine((env, context) => {
     /**
      * How many days finished records are kept (decisions §14 Retention; docs/decisions.md, Hardening: retention),
      * `0` keeping them forever: final deliveries with their attempts and events, processed ingestion
-     * events, superseded document archives, the audit log.
+     * events, superseded document archives, the audit log, settled renter messages.
      */
     retentionDays: {
       deliveries: env.RETENTION_DELIVERIES_DAYS,
       ingestion: env.RETENTION_INGESTION_DAYS,
       documents: env.RETENTION_DOCUMENTS_DAYS,
       audit: env.RETENTION_AUDIT_DAYS,
+      messages: env.RETENTION_MESSAGES_DAYS,
     },
     /**
      * An active webhook endpoint none of whose deliveries succeeded for this many days while some were

@@ -52,12 +52,12 @@ export async function readiness(): Promise<Readiness> {
 export function databaseKnownDown(): boolean {
   if (!database.checking && Date.now() - database.at > CACHE_MS) {
     database.checking = true;
-    probeConnection()
-      .then((sql) => withTimeout(sql`select 1`))
-      .then(
-        () => false,
-        () => true,
-      )
+    // A failed probe is asked once more before pages answer 503: a probe's timer also fires when this
+    // process's event loop stalls past it (a just-started server renders its first page), though the
+    // database answered, and the next page (a renter's first submission) then got the outage page.
+    // A database really down fails both, within seconds (docs/decisions.md "Health and shutdown").
+    probeDatabase()
+      .then((down) => (down ? probeDatabase() : false))
       .then((down) => {
         database = { down, at: Date.now(), checking: false };
       });
@@ -65,6 +65,15 @@ export function databaseKnownDown(): boolean {
   return database.down;
 }
 let database = { down: false, at: 0, checking: false };
+
+/** One `select 1` on readiness's own connection: true when it fails or gives no answer within DATABASE_CHECK_MS. */
+const probeDatabase = (): Promise<boolean> =>
+  probeConnection()
+    .then((sql) => withTimeout(sql`select 1`))
+    .then(
+      () => false,
+      () => true,
+    );
 
 async function databaseChecks(): Promise<DatabaseChecks> {
   const unknown = "not checked: database unreachable";

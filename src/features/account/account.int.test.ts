@@ -94,7 +94,8 @@ describe("renter account sign-in (decisions §19)", () => {
     expect(await messagesTo(unknown)).toEqual([]);
     expect(await db.select().from(accountSignInLinks).where(eq(accountSignInLinks.email, unknown))).toEqual([]);
     const malformed = await requestSignInLink(db, { email: "not-an-email", clientAddress: "10.0.0.3" }).catch((error) => appErrorOf(error));
-    expect(malformed).toMatchObject({ kind: "invalid", fields: { email: [ACCOUNT_MESSAGES.emailInvalid] } });
+    // The summary says what to check; the field says how to fix it (one sentence, not the same one twice).
+    expect(malformed).toMatchObject({ kind: "invalid", message: ACCOUNT_MESSAGES.emailCheck, fields: { email: [ACCOUNT_MESSAGES.emailInvalid] } });
   });
 
   it("is throttled as the console's sign-in: 5 requests per email and 20 per client address in 15 minutes, each refusal audited", async () => {

@@ -2,6 +2,8 @@
 export const ACCOUNT_MESSAGES = {
   /** The one answer to a sign-in request, whether the email is known or not. */
   linkSent: "If an account uses this email, a sign-in link is on its way. It works once, for 15 minutes.",
+  /** The error summary's title over the field's own message, as `cardInvalid` over the card's. */
+  emailCheck: "Check your email address",
   emailInvalid: "Enter the email address you enrolled with, like name@example.com",
   throttled: "Too many sign-in requests. Wait 15 minutes and try again.",
   linkUsed: "This sign-in link has already been used. Ask for a new one.",

@@ -6,6 +6,7 @@ import { applications } from "../enrollment/applications/applications.table";
 import { propertyOwners } from "../owners/owners.table";
 import { paymentCharges, paymentMethods } from "../payments/payments.table";
 import { PRODUCT_NAMES } from "../policies/documents/declarations";
+import { formatDate } from "../policies/documents/format";
 import { archivesOfPolicy } from "../policies/documents/storage";
 import type { Policy, PolicyStatus } from "../policies/policies.table";
 import { refundsOfPolicy } from "../policies/refunds/refunds";
@@ -128,7 +129,7 @@ async function viewsOf(tx: Tx, list: Policy[]): Promise<AccountPolicy[]> {
       .filter((row) => row.charge.policyId === policy.id)
       .map(({ charge, last4 }) => ({
         at: charge.completedAt ?? charge.createdAt,
-        description: charge.kind === "settlement" ? "Overdue premium" : `Monthly premium${charge.periodStart ? ` from ${charge.periodStart}` : ""}`,
+        description: charge.kind === "settlement" ? "Overdue premium" : `Monthly premium${charge.periodStart ? ` from ${formatDate(charge.periodStart)}` : ""}`,
         amountCents: charge.amountCents,
         status: charge.status === "succeeded" ? "succeeded" : "declined",
         last4: last4 ?? undefined,

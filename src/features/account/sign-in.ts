@@ -40,7 +40,7 @@ export type LinkRequest = { outcome: "sent" } | { outcome: "throttled" };
  */
 export async function requestSignInLink(db: Db, input: { email: string; clientAddress: string }): Promise<LinkRequest> {
   const parsed = emailSchema.safeParse(input.email);
-  if (!parsed.success) throw errors.invalidFields(M.emailInvalid, { email: [M.emailInvalid] });
+  if (!parsed.success) throw errors.invalidFields(M.emailCheck, { email: [M.emailInvalid] });
   const email = parsed.data;
   const attempt = await claimSignInAttempt(db, { scope: "account", email, clientAddress: input.clientAddress });
   if (attempt === undefined) return { outcome: "throttled" };

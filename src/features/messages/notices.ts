@@ -8,7 +8,7 @@ import { type Policy, policies } from "../policies/policies.table";
 import { refundsOfPolicy } from "../policies/refunds/refunds";
 import { prospects } from "../prospects/prospects.table";
 import { renterAccountUrl, renterPayUrl } from "./links";
-import { queueRenterMessage } from "./queue";
+import { queueRenterMessage, type RenterMessageInput } from "./queue";
 
 /**
  * The renter messages of decisions §19, one function per cause, each called once from the code that
@@ -35,18 +35,45 @@ export async function renterAddressOf(tx: Tx, policy: Pick<Policy, "id" | "prosp
 }
 
 const refsOf = (policy: Policy) => ({ ownerId: policy.ownerId, policyId: policy.id, policyNumber: policy.policyNumber });
+
+/** A message about a policy, without what the policy gives it: its renter's address and its references (each kind on its own). */
+type PolicyMessage = OmitEach<RenterMessageInput, "to" | "ownerId" | "policyId" | "policyNumber">;
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Writes a message about a policy to its renter (`renterAddressOf`), with the policy's owner, id and
+ * number; none when the policy has no renter's address. Answers the message's id, as `queueRenterMessage`.
+ */
+async function queuePolicyMessage(tx: Tx, policy: Policy, message: PolicyMessage): Promise<number | undefined> {
+  const to = await renterAddressOf(tx, policy);
+  if (!to) return undefined;
+  return queueRenterMessage(tx, { ...message, to, ...refsOf(policy) } as RenterMessageInput);
+}
+
+/** The receipt of a successful charge (decisions §19: every successful charge), one per `dedupeKey`. */
+async function queueReceipt(
+  tx: Tx,
+  policy: Policy,
+  receipt: { dedupeKey: string; amountCents: number; paidAt: Date; description: string; reference: string | null },
+): Promise<void> {
+  await queuePolicyMessage(tx, policy, {
+    kind: "payment_receipt",
+    dedupeKey: receipt.dedupeKey,
+    amountCents: receipt.amountCents,
+    paidAt: receipt.paidAt.toISOString(),
+    description: receipt.description,
+    reference: receipt.reference ?? undefined,
+    accountUrl: renterAccountUrl(),
+  });
+}
+
 const productName = (policy: Policy) => (policy.productType === "service_deposit" ? "Service deposit" : PRODUCT_NAMES[policy.productType]);
 
 /** Policy issued (decisions §19): number, coverage, dates, premium and, where the product has them, the documents' link. */
 export async function noticePolicyIssued(tx: Tx, policy: Policy, documentsUrl?: string): Promise<void> {
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, {
+  await queuePolicyMessage(tx, policy, {
     kind: "policy_issued",
-    to,
-    ...refsOf(policy),
     dedupeKey: `policy_issued:${policy.id}`,
-    policyNumber: policy.policyNumber,
     productName: productName(policy),
     coverageAmountCents: policy.coverageAmountCents,
     coverageStartDate: policy.coverageStartDate,
@@ -64,9 +91,7 @@ export async function noticePolicyIssued(tx: Tx, policy: Policy, documentsUrl?: 
  */
 export async function noticeDocuments(tx: Tx, policy: Policy, documentsUrl: string, first: boolean): Promise<void> {
   if (first) return noticePolicyIssued(tx, policy, documentsUrl);
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, { kind: "policy_documents_updated", to, ...refsOf(policy), documentsUrl, accountUrl: renterAccountUrl() });
+  await queuePolicyMessage(tx, policy, { kind: "policy_documents_updated", documentsUrl, accountUrl: renterAccountUrl() });
 }
 
 /**
@@ -88,18 +113,12 @@ async function noticePurchaseReceipt(
   policy: Policy,
   application: Pick<Application, "paymentAmountCents" | "paymentChargeId" | "paidAt">,
 ): Promise<void> {
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, {
-    kind: "payment_receipt",
-    to,
-    ...refsOf(policy),
+  await queueReceipt(tx, policy, {
     dedupeKey: `payment_receipt:purchase:${policy.id}`,
     amountCents: application.paymentAmountCents ?? policy.premiumCents,
-    paidAt: (application.paidAt ?? policy.issuedAt).toISOString(),
+    paidAt: application.paidAt ?? policy.issuedAt,
     description: policy.cadence === "monthly" ? "First month's premium" : "Premium, paid upfront",
-    reference: application.paymentChargeId ?? undefined,
-    accountUrl: renterAccountUrl(),
+    reference: application.paymentChargeId,
   });
 }
 
@@ -109,36 +128,24 @@ export async function noticeChargeReceipt(
   policy: Policy,
   charge: { id: number; amountCents: number; periodStart: string | null; processorChargeId: string | null; completedAt: Date | null },
 ): Promise<void> {
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, {
-    kind: "payment_receipt",
-    to,
-    ...refsOf(policy),
+  await queueReceipt(tx, policy, {
     dedupeKey: `payment_receipt:charge:${charge.id}`,
     amountCents: charge.amountCents,
-    paidAt: (charge.completedAt ?? new Date()).toISOString(),
+    paidAt: charge.completedAt ?? new Date(),
     description: charge.periodStart ? `Premium for ${monthOf(charge.periodStart)}` : "Premium",
-    reference: charge.processorChargeId ?? undefined,
-    accountUrl: renterAccountUrl(),
+    reference: charge.processorChargeId,
   });
 }
 
 /** A declined charge: the delinquency's amount now outstanding and the link to pay it (decisions §19). */
 export async function noticePaymentFailed(tx: Tx, policy: Policy, delinquency: { amountCents: number }): Promise<void> {
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, { kind: "payment_failed", to, ...refsOf(policy), amountDueCents: delinquency.amountCents, payUrl: renterPayUrl(policy.id) });
+  await queuePolicyMessage(tx, policy, { kind: "payment_failed", amountDueCents: delinquency.amountCents, payUrl: renterPayUrl(policy.id) });
 }
 
 /** A delinquency settled: what was paid. It is also the settlement charge's receipt (docs/decisions.md, "Renter messages: the outbox"). */
 export async function noticeDelinquencyResolved(tx: Tx, policy: Policy, delinquency: { id: number; settledCents: number | null }): Promise<void> {
-  const to = await renterAddressOf(tx, policy);
-  if (!to) return;
-  await queueRenterMessage(tx, {
+  await queuePolicyMessage(tx, policy, {
     kind: "delinquency_resolved",
-    to,
-    ...refsOf(policy),
     dedupeKey: `delinquency_resolved:${delinquency.id}`,
     amountPaidCents: delinquency.settledCents ?? 0,
     accountUrl: renterAccountUrl(),
@@ -164,12 +171,8 @@ export async function noticeApplicationDeclined(tx: Tx, application: Pick<Applic
 export async function noticeCancellations(tx: Tx, changed: readonly Policy[]): Promise<void> {
   for (const policy of changed) {
     if (policy.status !== "canceled") continue;
-    const to = await renterAddressOf(tx, policy);
-    if (!to) continue;
-    await queueRenterMessage(tx, {
+    await queuePolicyMessage(tx, policy, {
       kind: "policy_canceled",
-      to,
-      ...refsOf(policy),
       dedupeKey: `policy_canceled:${policy.id}`,
       canceledOn: new Date().toISOString().slice(0, 10),
       refundCents: await refundCentsOfCancellation(tx, policy),
@@ -198,18 +201,14 @@ export async function noticeCoverageEnding(db: Db, today: string, days = 30): Pr
     .where(and(inArray(policies.status, ["active", "upcoming"]), gt(policies.coverageEndDate, today), lte(policies.coverageEndDate, horizon)));
   let queued = 0;
   for (const policy of due) {
-    const id = await db.transaction(async (tx) => {
-      const to = await renterAddressOf(tx, policy);
-      if (!to) return undefined;
-      return queueRenterMessage(tx, {
+    const id = await db.transaction((tx) =>
+      queuePolicyMessage(tx, policy, {
         kind: "coverage_ending",
-        to,
-        ...refsOf(policy),
         dedupeKey: `coverage_ending:${policy.id}:${policy.coverageEndDate}`,
         coverageEndDate: policy.coverageEndDate,
         accountUrl: renterAccountUrl(),
-      });
-    });
+      }),
+    );
     if (id) queued++;
   }
   return queued;

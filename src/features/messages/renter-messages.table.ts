@@ -80,6 +80,10 @@ export const renterMessages = pgTable(
     index("renter_messages_owner_idx").on(t.ownerId),
     index("renter_messages_policy_idx").on(t.policyId),
     index("renter_messages_resent_from_idx").on(t.resentFromId),
+    // Retention's walks (docs/decisions.md, "Retention: renter messages and the account"): settled
+    // messages by their last change, and settled sign-in messages, kept a shorter time.
+    index("renter_messages_settled_idx").on(t.updatedAt).where(sql`${t.status} in ('sent', 'failed', 'kept')`),
+    index("renter_messages_sign_in_settled_idx").on(t.updatedAt).where(sql`${t.kind} = 'account_sign_in' and ${t.status} in ('sent', 'failed', 'kept')`),
   ],
 );
 

@@ -36,6 +36,12 @@ export const idArray = (ids: readonly (string | number)[]) => `{${ids.map((id) =
  */
 export type Candidates = (after: string | undefined) => SQL;
 
+/** A kind of record the prune deletes: its table and the candidate query over an index (what goes, never what stays). */
+export type Kind = { table: PgTable; candidates: Candidates };
+
+/** `and <column> >= <after>`: a timestamp cursor (ties at the boundary are looked at again, the deleted ones being gone). */
+export const since = (column: SQL, after: string | undefined) => (after === undefined ? sql`` : sql`and ${column} >= ${after}::timestamptz`);
+
 /** Deletes, batch after batch, the rows `candidates` selects, until a batch finds fewer than a full batch. Answers how many went. */
 export async function deleteInBatches(db: Db, table: PgTable, candidates: Candidates, options: BatchOptions): Promise<number> {
   let total = 0;

@@ -1,5 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { auditLog } from "../audit/audit-log.table";
 import { SESSION_LIFETIME_HOURS } from "../console/sessions";
@@ -8,16 +7,13 @@ import { SIGN_IN_WINDOW_MINUTES } from "../console/sign-in";
 import { ingestionEvents } from "../ingestion/ingestion-events.table";
 import { policyDocuments } from "../policies/documents/policy-documents.table";
 import { portalSessions } from "../portal/portal-sessions.table";
-import { type BatchOptions, type Candidates, countOf, cutoff, deleteInBatches } from "./batches";
+import { type BatchOptions, countOf, cutoff, deleteInBatches, type Kind, since } from "./batches";
+import { accountSessionsPast, messageKinds, signInLinks } from "./renter";
 
-/**
+/*
  * The other kinds of record retention prunes (decisions §14 Retention; docs/decisions.md,
  * Retention), each a candidate query over an index: what goes, and never what stays.
  */
-type Kind = { table: PgTable; candidates: Candidates };
-
-/** `and <column> >= <after>`: a timestamp cursor (ties at the boundary are looked at again, the deleted ones being gone). */
-const since = (column: SQL, after: string | undefined) => (after === undefined ? sql`` : sql`and ${column} >= ${after}::timestamptz`);
 
 /** Processed ingestion events (applied, skipped, rejected; never pending) received before the window, walked by id. */
 const ingestion = (days: number): Kind => ({
@@ -74,7 +70,7 @@ const portal: Kind = {
     where expires_at < now() - interval '1 day' ${since(sql`expires_at`, after)}`,
 };
 
-export type RecordWindows = { ingestion: number; documents: number; audit: number };
+export type RecordWindows = { ingestion: number; documents: number; audit: number; messages: number };
 export type RecordCounts = {
   ingestion_events: number;
   policy_documents: number;
@@ -82,32 +78,50 @@ export type RecordCounts = {
   console_sessions: number;
   console_sign_in_failures: number;
   portal_sessions: number;
+  renter_messages: number;
+  account_sign_in_links: number;
+  account_sessions: number;
 };
 
-/** The kinds to prune, by the name printed for them; a window of 0 keeps its kind forever. */
-function kindsOf(windows: RecordWindows): Record<keyof RecordCounts, Kind | undefined> {
+/** The kinds to prune, by the table printed for them (one table may have more than one rule); a window of 0 keeps its kind forever. */
+function kindsOf(windows: RecordWindows): Record<keyof RecordCounts, Kind[]> {
+  const within = (days: number, kind: (days: number) => Kind) => (days > 0 ? [kind(days)] : []);
   return {
-    ingestion_events: windows.ingestion > 0 ? ingestion(windows.ingestion) : undefined,
-    policy_documents: windows.documents > 0 ? documents(windows.documents) : undefined,
-    audit_log: windows.audit > 0 ? audit(windows.audit) : undefined,
-    console_sessions: sessions,
-    console_sign_in_failures: signInFailures,
-    portal_sessions: portal,
+    ingestion_events: within(windows.ingestion, ingestion),
+    policy_documents: within(windows.documents, documents),
+    audit_log: within(windows.audit, audit),
+    console_sessions: [sessions],
+    console_sign_in_failures: [signInFailures],
+    portal_sessions: [portal],
+    renter_messages: messageKinds(windows.messages),
+    account_sign_in_links: [signInLinks],
+    account_sessions: [accountSessionsPast],
   };
 }
 
 export async function pruneRecords(db: Db, windows: RecordWindows, options: BatchOptions): Promise<RecordCounts> {
   const counts = {} as RecordCounts;
-  for (const [name, kind] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind | undefined]>) {
-    counts[name] = kind ? await deleteInBatches(db, kind.table, kind.candidates, options) : 0;
+  for (const [name, kinds] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind[]]>) {
+    counts[name] = 0;
+    for (const kind of kinds) counts[name] += await deleteInBatches(db, kind.table, kind.candidates, options);
   }
   return counts;
 }
 
+/** A dry run's counts; a row two rules of its table select is counted once. */
 export async function countPrunableRecords(db: Db, windows: RecordWindows): Promise<RecordCounts> {
   const counts = {} as RecordCounts;
-  for (const [name, kind] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind | undefined]>) {
-    counts[name] = kind ? await countOf(db, kind.candidates(undefined)) : 0;
+  for (const [name, kinds] of Object.entries(kindsOf(windows)) as Array<[keyof RecordCounts, Kind[]]>) {
+    counts[name] =
+      kinds.length === 0
+        ? 0
+        : await countOf(
+            db,
+            sql.join(
+              kinds.map((kind) => sql`select id from (${kind.candidates(undefined)}) k`),
+              sql` union `,
+            ),
+          );
   }
   return counts;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../server/db/client";
 import { newClient, newOwner, unique } from "../../test/factories";
+import { RENTER_MESSAGE_STATUSES } from "../messages/renter-messages.table";
 import { buildPolicyArchive } from "../policies/documents/archive";
 import { sampleDeclarations } from "../policies/documents/document-test-helpers";
 import { storePolicyArchive } from "../policies/documents/storage";
@@ -20,6 +21,15 @@ export type RetentionFixture = {
   console_sessions: Rows;
   console_sign_in_failures: Rows;
   portal_sessions: Rows;
+  renter_messages: Rows;
+  account_sign_in_links: Rows;
+  account_sessions: Rows;
+  /** Renter messages that only a window shorter than the sign-in messages' week deletes: sign-in messages settled 6 days ago. */
+  signInWithinWeek: string[];
+  /** Sign-in messages settled more than a week ago: they go whatever `RETENTION_MESSAGES_DAYS` says. */
+  signInPastWeek: string[];
+  /** A resent copy (kept) of an original the defaults prune. */
+  resend: { original: string; copy: string };
   /** Document keys: superseded for longer than the window, superseded recently, and current. */
   keys: { pruned: string; recent: string; current: string; lone: string };
 };
@@ -35,7 +45,12 @@ const TABLES = [
   "console_sessions",
   "console_sign_in_failures",
   "portal_sessions",
+  "renter_messages",
+  "account_sign_in_links",
+  "account_sessions",
 ] as const;
+
+const label = (rows: Rows, id: string | number, gone: boolean) => (gone ? rows.gone : rows.keep).push(String(id));
 
 const ago = (days: number) => sql`now() - make_interval(secs => ${Math.round(days * 86_400)}::int)`;
 
@@ -56,13 +71,14 @@ export async function remainingIds(): Promise<Record<(typeof TABLES)[number], st
  * windows (deliveries 90 days, ingestion 30, documents 365, audit forever): deliveries in every
  * status, old and recent, with attempts and replay marks; events with all, some or none of their
  * deliveries prunable; ingestion events in every status; a policy's archives superseded long ago,
- * recently, and its current one; sessions and sign-in failures past and within their lifetime.
+ * recently, and its current one; sessions and sign-in failures past and within their lifetime;
+ * renter messages in every status an hour either side of their windows (90 days, sign-in messages 7),
+ * and the account's sign-in links and sessions an hour either side of a day past their expiry.
  */
 export async function retentionFixture(): Promise<RetentionFixture> {
   const db = await getDb();
   await db.execute(sql.raw(`truncate ${TABLES.join(", ")}`));
   const fixture = Object.fromEntries(TABLES.map((table) => [table, { keep: [], gone: [] }])) as unknown as RetentionFixture;
-  const label = (rows: Rows, id: string | number, gone: boolean) => (gone ? rows.gone : rows.keep).push(String(id));
 
   const client = await newClient();
   const owner = await newOwner(client);
@@ -174,7 +190,77 @@ export async function retentionFixture(): Promise<RetentionFixture> {
       values (${id}, ${client.clientId}, ${owner.id}, 1, ${ago(hoursAgo / 24)})`);
     label(fixture.portal_sessions, id, gone);
   }
+  await renterRecords(fixture, owner.id);
   return fixture;
+}
+
+const HOUR = 1 / 24;
+
+/** The renter's messages and account records (docs/decisions.md, "Retention: renter messages and the account"). */
+async function renterRecords(fixture: RetentionFixture, ownerId: number) {
+  const db = await getDb();
+  const message = async (kind: string, status: string, updatedDaysAgo: number, resentFromId: number | null = null) => {
+    const [row] = (await db.execute(sql`insert into renter_messages
+        (kind, to_address, subject, data, status, give_up_at, message_id, owner_id, policy_number, resent_from_id, created_at, updated_at)
+      values (${kind}, 'renter@example.com', 'A subject', '{"policyNumber":"P-1"}', ${status}, ${ago(updatedDaysAgo - 1)},
+        ${`<${unique("m")}@test>`}, ${ownerId}, 'P-1', ${resentFromId}, ${ago(updatedDaysAgo + 0.5)}, ${ago(updatedDaysAgo)})
+      returning id`)) as unknown as Array<{ id: number }>;
+    return row.id;
+  };
+  const settled = (status: string) => status === "sent" || status === "failed" || status === "kept";
+  fixture.signInPastWeek = [];
+  // Every status an hour either side of the 90 days; a message still queued or being sent never goes.
+  for (const status of RENTER_MESSAGE_STATUSES) {
+    label(fixture.renter_messages, await message("payment_receipt", status, 90 + HOUR), settled(status));
+    label(fixture.renter_messages, await message("payment_receipt", status, 90 - HOUR), false);
+    // Sign-in messages: a week, whatever the status they settled in.
+    const pastWeek = await message("account_sign_in", status, 7 + HOUR);
+    label(fixture.renter_messages, pastWeek, settled(status));
+    if (settled(status)) fixture.signInPastWeek.push(String(pastWeek));
+    label(fixture.renter_messages, await message("account_sign_in", status, 7 - HOUR), false);
+  }
+  fixture.signInWithinWeek = [];
+  for (const status of ["sent", "failed"]) {
+    const id = String(await message("account_sign_in", status, 6));
+    fixture.renter_messages.keep.push(id);
+    fixture.signInWithinWeek.push(id);
+  }
+  // A message failed 100 days ago and resent since: the original goes, its copy stays.
+  const original = await message("payment_failed", "failed", 100);
+  label(fixture.renter_messages, original, true);
+  const copy = await message("payment_failed", "sent", 10, original);
+  label(fixture.renter_messages, copy, false);
+  fixture.resend = { original: String(original), copy: String(copy) };
+
+  // Sign-in links: a day past their expiry, used or not, go; within the day, or still valid, they stay.
+  for (const [expiredHoursAgo, used, gone] of [
+    [25, true, true],
+    [25, false, true],
+    [23, true, false],
+    [23, false, false],
+    [-0.2, false, false],
+  ] as const) {
+    const [row] = (await db.execute(sql`insert into account_sign_in_links (token_hash, email, expires_at, used_at, created_at)
+      values (${unique("h")}, 'renter@example.com', ${ago(expiredHoursAgo * HOUR)}, ${used ? ago(expiredHoursAgo * HOUR + 0.1 * HOUR) : null},
+        ${ago(expiredHoursAgo * HOUR + 0.25 * HOUR)})
+      returning id`)) as unknown as Array<{ id: number }>;
+    label(fixture.account_sign_in_links, row.id, gone);
+  }
+  // Sessions: a day past their 12 h go; a revoked one goes with its expiry, not before.
+  for (const [expiredHoursAgo, revokedHoursAgo, gone] of [
+    [25, null, true],
+    [25, 30, true],
+    [23, 30, false],
+    [23, null, false],
+    [-5, 1, false],
+    [-11, null, false],
+  ] as const) {
+    const [row] = (await db.execute(sql`insert into account_sessions (token_hash, email, started_at, expires_at, revoked_at)
+      values (${unique("h")}, 'renter@example.com', ${ago((expiredHoursAgo + 12) * HOUR)}, ${ago(expiredHoursAgo * HOUR)},
+        ${revokedHoursAgo === null ? null : ago(revokedHoursAgo * HOUR)})
+      returning id`)) as unknown as Array<{ id: number }>;
+    label(fixture.account_sessions, row.id, gone);
+  }
 }
 
 /** The number of rows the default windows delete, by table. */

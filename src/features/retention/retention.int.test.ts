@@ -13,7 +13,7 @@ import { countExpired, pruneExpired } from "./prune";
 import { retentionPrune } from "./retention__prune";
 import { everything, expectedDeleted, expectedKept, type RetentionFixture, remainingIds, retentionFixture } from "./retention-test-helpers";
 
-const DEFAULTS = { deliveries: 90, ingestion: 30, documents: 365, audit: 0 };
+const DEFAULTS = { deliveries: 90, ingestion: 30, documents: 365, audit: 0, messages: 90 };
 
 /** `npm run admin -- retention run …` as a real process (scripts/admin.ts), with extra variables. */
 async function cli(args: string[], env: Record<string, string> = {}) {
@@ -41,7 +41,8 @@ const withoutRunRecords = async () => {
 };
 
 afterEach(() => {
-  for (const name of ["RETENTION_DELIVERIES_DAYS", "RETENTION_INGESTION_DAYS", "RETENTION_DOCUMENTS_DAYS", "RETENTION_AUDIT_DAYS"]) delete process.env[name];
+  for (const name of ["RETENTION_DELIVERIES_DAYS", "RETENTION_INGESTION_DAYS", "RETENTION_DOCUMENTS_DAYS", "RETENTION_AUDIT_DAYS", "RETENTION_MESSAGES_DAYS"])
+    delete process.env[name];
   resetConfig();
 });
 
@@ -100,7 +101,13 @@ describe("retention (decisions §14 Retention)", () => {
 
   it("a window of 0 keeps its records forever; RETENTION_AUDIT_DAYS prunes the audit log when set", async () => {
     const fixture = await retentionFixture();
-    const run = await cli([], { RETENTION_DELIVERIES_DAYS: "0", RETENTION_INGESTION_DAYS: "0", RETENTION_DOCUMENTS_DAYS: "0", RETENTION_AUDIT_DAYS: "30" });
+    const run = await cli([], {
+      RETENTION_DELIVERIES_DAYS: "0",
+      RETENTION_INGESTION_DAYS: "0",
+      RETENTION_DOCUMENTS_DAYS: "0",
+      RETENTION_AUDIT_DAYS: "30",
+      RETENTION_MESSAGES_DAYS: "0",
+    });
     const before = everything(fixture);
     const left = await remainingIds();
     for (const table of [
@@ -115,7 +122,16 @@ describe("retention (decisions §14 Retention)", () => {
     }
     // The 5,000-day-old audit row goes, today's stays (and the run's own record).
     expect(await withoutRunRecords()).toEqual([fixture.audit_log.keep[1]]);
-    expect(run.deleted).toMatchObject({ webhook_deliveries: 0, webhook_events: 0, ingestion_events: 0, policy_documents: 0, audit_log: 1 });
+    // Settled renter messages stay, but for sign-in messages past their week: their link died long ago.
+    expect(left.renter_messages).toEqual(before.renter_messages.filter((id) => !fixture.signInPastWeek.includes(id)));
+    expect(run.deleted).toMatchObject({
+      webhook_deliveries: 0,
+      webhook_events: 0,
+      ingestion_events: 0,
+      policy_documents: 0,
+      audit_log: 1,
+      renter_messages: fixture.signInPastWeek.length,
+    });
   }, 60_000);
 
   it("two runs at once, in batches of 2, delete each row once between them and leave the same rows", async () => {
@@ -126,6 +142,28 @@ describe("retention (decisions §14 Retention)", () => {
     expect(total).toEqual(expectedDeleted(fixture));
     await expectPrunedByDefaults(fixture);
     expect(Object.values(await countExpired(db, DEFAULTS)).every((n) => n === 0)).toBe(true);
+  });
+
+  it("renter messages: a settled message goes 90 days after it settled, a sign-in message after a week, a resent copy outlives its original", async () => {
+    const fixture = await retentionFixture();
+    const db = await getDb();
+    expect(await pruneExpired(db, DEFAULTS)).toMatchObject({
+      renter_messages: fixture.renter_messages.gone.length,
+      account_sign_in_links: 2,
+      account_sessions: 2,
+    });
+    const [copy] = (await db.execute(sql`select resent_from_id from renter_messages where id = ${fixture.resend.copy}`)) as unknown as Array<{
+      resent_from_id: number | null;
+    }>;
+    expect(copy).toEqual({ resent_from_id: null });
+    // A window shorter than the sign-in messages' week takes them at the window.
+    expect((await remainingIds()).renter_messages).toEqual(expect.arrayContaining(fixture.signInWithinWeek));
+    await pruneExpired(db, { ...DEFAULTS, messages: 3 });
+    const left = (await remainingIds()).renter_messages;
+    for (const id of fixture.signInWithinWeek) expect(left).not.toContain(id);
+    // What a 3-day window keeps: messages still queued or being sent, and those settled within it (none here).
+    const statuses = (await db.execute(sql`select distinct status from renter_messages`)) as unknown as Array<{ status: string }>;
+    expect(statuses.map((row) => row.status).sort()).toEqual(["queued", "sending"]);
   });
 
   it("finds what it deletes through indexes", async () => {
@@ -148,5 +186,19 @@ describe("retention (decisions §14 Retention)", () => {
       "ingestion_events_status_idx",
     );
     expect(await plan(`select id from audit_log where at < ${cutoff} order by at limit 2000`)).toContain("audit_log_at_idx");
+    const settled = "status in ('sent', 'failed', 'kept')";
+    expect(await plan(`select id from renter_messages where ${settled} and updated_at < ${cutoff} order by updated_at limit 2000`)).toContain(
+      "renter_messages_settled_idx",
+    );
+    expect(
+      await plan(
+        `select id from renter_messages where kind = 'account_sign_in' and ${settled} and updated_at < now() - interval '7 days' order by updated_at limit 2000`,
+      ),
+    ).toContain("renter_messages_sign_in_settled_idx");
+    for (const table of ["account_sign_in_links", "account_sessions"]) {
+      expect(await plan(`select id from ${table} where expires_at < now() - interval '1 day' order by expires_at limit 2000`)).toContain(
+        `${table}_expires_idx`,
+      );
+    }
   });
 });

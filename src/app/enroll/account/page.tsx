@@ -111,7 +111,7 @@ function PolicyCard({ policy }: { policy: AccountPolicy }) {
           <div>
             <dt>Card</dt>
             <dd>
-              {policy.card.brand} ending {policy.card.last4}, expires {String(policy.card.expMonth).padStart(2, "0")}/{policy.card.expYear}
+              {brandName(policy.card.brand)} ending {policy.card.last4}, expires {String(policy.card.expMonth).padStart(2, "0")}/{policy.card.expYear}
             </dd>
           </div>
         ) : null}
@@ -188,3 +188,6 @@ function PolicyCard({ policy }: { policy: AccountPolicy }) {
     </section>
   );
 }
+
+/** A card brand as the processor names it (`visa`, `mastercard`) in the renter's words: "Visa", "Mastercard". */
+const brandName = (brand: string) => brand.charAt(0).toUpperCase() + brand.slice(1);

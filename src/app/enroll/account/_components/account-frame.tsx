@@ -14,7 +14,7 @@ type Props = {
 export function AccountFrame({ page, email, children }: Props) {
   return (
     <div className={styles.page}>
-      <header className={styles.header}>
+      <header className={`${styles.header} ${local.header}`}>
         <span className={styles.brand}>Your deposit coverage</span>
         {email ? (
           <form action={signOutAction} className={local.signOut}>

@@ -1,0 +1,2 @@
+CREATE INDEX "renter_messages_settled_idx" ON "renter_messages" USING btree ("updated_at") WHERE "renter_messages"."status" in ('sent', 'failed', 'kept');--> statement-breakpoint
+CREATE INDEX "renter_messages_sign_in_settled_idx" ON "renter_messages" USING btree ("updated_at") WHERE "renter_messages"."kind" = 'account_sign_in' and "renter_messages"."status" in ('sent', 'failed', 'kept');
