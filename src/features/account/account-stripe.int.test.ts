@@ -2,7 +2,6 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
-import { appErrorOf } from "../../server/errors";
 import { runDueJobs } from "../../test/jobs";
 import { stripeServerOfThisFile } from "../../test/stripe-env";
 import type { StripeTestServer } from "../../test/stripe-server";
@@ -20,6 +19,7 @@ import { paymentsOfPolicy } from "../payments/console/policy-payments";
 import { paymentMethods } from "../payments/payments.table";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
+import { kindOf } from "./account-test-helpers";
 import { cardUpdateReturn, openStripeCardUpdate, renterCardUrl, updateCardWithToken } from "./stripe-card";
 import { openStripePayNow, payNowReturn, payNowWithToken } from "./stripe-payments";
 
@@ -99,15 +99,6 @@ const resolvedMessagesTo = async (email: string) =>
     .select()
     .from(renterMessages)
     .where(and(eq(renterMessages.toAddress, email), eq(renterMessages.kind, "delinquency_resolved")));
-
-async function kindOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return appErrorOf(error)?.kind;
-  }
-}
 
 describe("Pay now through Stripe: an on-session PaymentIntent for the open delinquency (decisions §18, §19)", () => {
   it("authentication_required: the message's and the console's link lead to the pay page; 3-D Secure; the webhook first, then the return; settled once", async () => {

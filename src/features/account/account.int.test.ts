@@ -13,6 +13,7 @@ import { SimulatedProcessor } from "../payments/simulated-processor";
 import { paidPolicy, refundRowsOf } from "../policies/refunds/refund-test-helpers";
 import { cancelPolicy } from "../policies/revisions/cancel";
 import { accountSignInLinks } from "./account.table";
+import { kindOf } from "./account-test-helpers";
 import { ACCOUNT_MESSAGES } from "./messages";
 import { accountPolicies, accountPolicy } from "./overview";
 import { payNow, updateCard } from "./payments";
@@ -39,15 +40,6 @@ async function linkTokenOf(email: string): Promise<string | undefined> {
 }
 
 const messagesTo = async (email: string) => (await getDb()).select().from(renterMessages).where(eq(renterMessages.toAddress, email));
-
-async function kindOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return appErrorOf(error)?.kind;
-  }
-}
 
 describe("renter account sign-in (decisions §19)", () => {
   it("a known email gets a link that opens a 12-hour session once; a second use is refused; sign-out revokes", async () => {

@@ -6,8 +6,7 @@ import { completeCardSetup, startCardSetup } from "../payments/card-setup";
 import { cardSetupFor } from "../payments/card-setup-for";
 import type { CardSetupPort } from "../payments/card-setup-port";
 import { ACCOUNT_MESSAGES as M } from "./messages";
-import { policyOfEmail } from "./owned";
-import { STRIPE_TOKEN, type StripeCardForm } from "./stripe-payments";
+import { renterPolicy, STRIPE_TOKEN, type StripeCardForm } from "./stripe-payments";
 
 /**
  * Update card through Stripe (decisions §18 `setup_intent.succeeded`, §19 Update card; docs/decisions.md,
@@ -39,9 +38,7 @@ function portOrRefuse(): CardSetupPort {
 }
 
 async function renterPolicyId(db: Db, email: string, policyId: number): Promise<number> {
-  const policy = await policyOfEmail(db, email, policyId);
-  if (!policy) throw errors.notFound(M.policyNotFound);
-  return policy.id;
+  return (await renterPolicy(db, email, policyId)).id;
 }
 
 /**

@@ -49,7 +49,8 @@ function portOrRefuse(): PaymentPort {
   return port;
 }
 
-async function renterPolicy(db: Db, email: string, policyId: number): Promise<Policy> {
+/** The signed-in renter's policy, or 404 (another renter's id is not found, decisions §19). */
+export async function renterPolicy(db: Db, email: string, policyId: number): Promise<Policy> {
   const policy = await policyOfEmail(db, email, policyId);
   if (!policy) throw errors.notFound(M.policyNotFound);
   return policy;
