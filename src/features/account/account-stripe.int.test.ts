@@ -21,6 +21,7 @@ import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
 import { kindOf } from "./account-test-helpers";
 import { cardUpdateReturn, openStripeCardUpdate, renterCardUrl, updateCardWithToken } from "./stripe-card";
+import { accountStripePageNonce } from "./stripe-pages";
 import { openStripePayNow, payNowReturn, payNowWithToken } from "./stripe-payments";
 
 /**
@@ -291,5 +292,20 @@ describe("Update card through Stripe: a SetupIntent on the renter's Customer (de
     const otherView = await openStripeCardUpdate(db, email, other.id);
     if (otherView.outcome !== "open") throw new Error(otherView.outcome);
     expect(await cardUpdateReturn(db, email, policy.id, otherView.form.intentId)).toBe("ignored");
+  });
+});
+
+describe("Stripe.js's sources on the account's card pages only (decisions §18: Stripe pages only)", () => {
+  it("the pay and card pages of a policy get a nonce; the policies, sign-in and any other path do not", () => {
+    for (const page of ["/enroll/account/policies/12/pay", "/enroll/account/policies/12/card"])
+      expect(accountStripePageNonce(page)).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    for (const page of [
+      "/enroll/account",
+      "/enroll/account/sign-in/abc",
+      "/enroll/account/policies/12",
+      "/enroll/account/policies/x/pay",
+      "/enroll/account/policies/12/pay/x",
+    ])
+      expect(accountStripePageNonce(page), page).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ import { ACCOUNT_MESSAGES } from "./messages";
 import { accountPolicies, accountPolicy } from "./overview";
 import { payNow, updateCard } from "./payments";
 import { accountSessionOf, redeemSignInLink, requestSignInLink, revokeAccountSession } from "./sign-in";
+import { accountStripePageNonce } from "./stripe-pages";
 
 // decisions §19: the renter's account. Sign-in by an emailed link (15 minutes, once, the same answer
 // for any email, throttled as §15), only the renter's own policies, Pay now, Update card.
@@ -184,6 +185,11 @@ describe("the renter's policies (decisions §19)", () => {
     await runDueJobs();
     const [listed] = await accountPolicies(db, email);
     expect(listed.refunds).toEqual([{ id: row.id, at: row.createdAt, amountCents: policy.premiumCents, status: "refunded" }]);
+  });
+
+  it("with the simulated processor the card pages load no Stripe.js: no Stripe sources in their policy", () => {
+    expect(accountStripePageNonce("/enroll/account/policies/12/pay")).toBeUndefined();
+    expect(accountStripePageNonce("/enroll/account/policies/12/card")).toBeUndefined();
   });
 
   it("Update card: the next monthly charge uses the new card; an upfront policy has none to update", async () => {

@@ -15,6 +15,7 @@ export const ACCOUNT_MESSAGES = {
   policyEnded: "This policy has ended: there is no card to update.",
   /** Through Stripe (decisions §18): the Payment Element's token, never a card, reaches the server. */
   cardTokenInvalid: "Your card details didn't reach us. Nothing was charged: enter them again.",
+  cardNotReplaceable: "This policy's card can't be replaced online. Your current card stays on the policy: contact us to change it.",
   cardDeclined: "Your card was refused. Your current card stays on the policy: try another card.",
   stripeNotConfigured: "Card payment through the processor is not available here.",
   stripeUnavailable: "Card payment isn't available right now. Nothing was charged: try again in a minute.",

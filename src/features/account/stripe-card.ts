@@ -1,10 +1,11 @@
 import { getConfig } from "../../server/config";
 import type { Db } from "../../server/db/client";
-import { errors } from "../../server/errors";
+import { appErrorOf, errors } from "../../server/errors";
 import { renterAccountUrl } from "../messages/links";
 import { completeCardSetup, startCardSetup } from "../payments/card-setup";
 import { cardSetupFor } from "../payments/card-setup-for";
 import type { CardSetupPort } from "../payments/card-setup-port";
+import { PAYMENT_MESSAGES } from "../payments/messages";
 import { ACCOUNT_MESSAGES as M } from "./messages";
 import { renterPolicy, STRIPE_TOKEN, type StripeCardForm } from "./stripe-payments";
 
@@ -49,7 +50,11 @@ async function renterPolicyId(db: Db, email: string, policyId: number): Promise<
 export async function openStripeCardUpdate(db: Db, email: string, policyId: number): Promise<StripeCardView> {
   const port = portOrRefuse();
   const id = await renterPolicyId(db, email, policyId);
-  const setup = await startCardSetup(db, port, id);
+  const setup = await startCardSetup(db, port, id).catch((error) => {
+    // Said in the renter's words: a card kept before Stripe (on no Customer) cannot have a new one saved beside it.
+    if (appErrorOf(error)?.message === PAYMENT_MESSAGES.setupNoCustomer) throw errors.conflict(M.cardNotReplaceable);
+    throw error;
+  });
   if (setup.status === "succeeded") {
     await completeCardSetup(db, port, setup.setupIntentId, { actor: { renter: email }, policyId: id });
     return { outcome: "saved" };
