@@ -16,7 +16,10 @@ import { chooseProduct, payWithToken, submitDetails } from "../enrollment/flow/s
 import { renterPayUrl } from "../messages/links";
 import { renterMessages } from "../messages/renter-messages.table";
 import { paymentsOfPolicy } from "../payments/console/policy-payments";
+import { reconcilePayments } from "../payments/payment__reconcile";
 import { paymentMethods } from "../payments/payments.table";
+import type { PaymentPort } from "../payments/port";
+import { paymentPortFor } from "../payments/port-for";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
 import { kindOf } from "./account-test-helpers";
@@ -192,6 +195,27 @@ describe("Pay now through Stripe: an on-session PaymentIntent for the open delin
     expect(p.deliveredOf("delinquency.resolved")).toHaveLength(1);
     // Paid with a card that pays at once: no 3-D Secure, settled by the confirmation itself.
     expect(await payNowWithToken(db, email, policy.id, stripe.confirmationToken("pm_card_visa"))).toEqual({ outcome: "nothing_due" });
+  });
+
+  it("a closed tab after 3-D Secure and a lost webhook: the reconciliation job settles it, once", async () => {
+    const p = await partner();
+    const email = freshEmail();
+    const { policy, open } = await authenticationRequired(p, "acct-stripe-reconcile", email);
+    const db = await getDb();
+    const asked = await payNowWithToken(db, email, policy.id, stripe.confirmationToken("pm_card_authenticationRequired"));
+    if (asked.outcome !== "requires_action") throw new Error(asked.outcome);
+    await passThreeDs(asked.redirectUrl);
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0].status).toBe("active");
+
+    const port = paymentPortFor(getConfig()) as PaymentPort;
+    const later = new Date(Date.now() + 11 * 60 * 1000);
+    expect((await reconcilePayments(db, port, later)).resolved).toBeGreaterThanOrEqual(1);
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0].status).toBe("resolved");
+    await reconcilePayments(db, port, later);
+    await runDueJobs();
+    expect(await settlementsOf(policy.id)).toHaveLength(1);
+    expect((await auditsOf("billing.settle", policy.id)).map((row) => row.actorLabel)).toEqual(["system:stripe_webhook"]);
+    expect(p.deliveredOf("delinquency.resolved")).toHaveLength(1);
   });
 
   it("refuses another renter's policy (404) and a token that is not Stripe's (400); a return naming another intent settles nothing", async () => {
