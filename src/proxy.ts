@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
+import { accountStripePageNonce } from "./features/account/stripe-pages";
 import { framingHeadersFor } from "./features/enrollment/framing/framing-headers";
 import { payStepDirectives, payStepNonce } from "./features/enrollment/framing/pay-step-csp";
 import { portalFramingHeadersFor } from "./features/portal/framing";
@@ -31,8 +32,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (GATEWAY_PATH.test(raw)) return NextResponse.next();
   const framing = (await framingHeadersFor(raw)) ?? (await portalFramingHeadersFor(raw, request.cookies.get(PORTAL_COOKIE)?.value)) ?? NO_FRAMING_HEADERS;
   const headers: Record<string, string> = { ...baseSecurityHeaders(getConfig().publicBaseUrl), ...framing };
-  // decisions §18: the pay step through Stripe adds Stripe.js's sources, with a nonce Next.js puts on its scripts.
-  const nonce = await payStepNonce(raw, new URL(request.url).searchParams);
+  // decisions §18: Stripe pages (the pay step, the account's pay and card pages) add Stripe.js's sources,
+  // with a nonce Next.js puts on its scripts.
+  const nonce = (await payStepNonce(raw, new URL(request.url).searchParams)) ?? accountStripePageNonce(raw);
   let response = NextResponse.next();
   if (nonce) {
     const policy = [headers["Content-Security-Policy"], payStepDirectives(nonce)].filter(Boolean).join("; ");

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { invalid, type Json, missing, nowSeconds, StripeError, stripeId } from "./stripe-server-common";
 import { type RefundsAndDisputes, refundsAndDisputes } from "./stripe-server-refunds";
+import { setupIntentsOf } from "./stripe-server-setup";
 
 /**
  * A local Stripe-compatible server for the tests (docs/decisions.md, Payments through Stripe: the
@@ -26,6 +27,7 @@ import { type RefundsAndDisputes, refundsAndDisputes } from "./stripe-server-ref
  * `pm_card_processing` (ours) stays `processing` until `settle`. A ConfirmationToken is made from one
  * with `POST /v1/test_helpers/confirmation_tokens` (Stripe's own test helper).
  *
+ * SetupIntents (`./stripe-server-setup.ts`), 3-D Secure included, on the same 3-D Secure page.
  * Refunds and disputes (`./stripe-server-refunds.ts`): refunds through the API, disputes opened and
  * moved by the test (`openDispute`, `setDisputeStatus`), each with the events Stripe sends.
  */
@@ -91,6 +93,8 @@ export type StripeTestServer = Omit<RefundsAndDisputes, "route"> & {
   eventFor(type: string, objectId: string): Json | undefined;
   /** The 3-D Secure page's outcome: `true` authenticates (the intent pays), `false` fails it (`requires_payment_method`). */
   authenticate(intentId: string, pass: boolean): void;
+  /** The 3-D Secure page's outcome for a SetupIntent (`./stripe-server-setup.ts`): `true` saves the card, `false` fails the setup. */
+  authenticateSetup(setupId: string, pass: boolean): void;
   /** A `processing` intent settles: `true` succeeds, `false` fails. */
   settle(intentId: string, pass: boolean): void;
   /** Makes a ConfirmationToken of a test payment method (as Stripe's test helper does). */
@@ -113,10 +117,17 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
   const methods = new Map<string, PaymentMethodRecord>();
   const charges = new Map<string, Json>();
   const confirmationTokens = new Map<string, string>();
-  const setupIntents = new Map<string, Json>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let url = "";
   const money = refundsAndDisputes({ intents, charges, emit: (type, object) => emit(type, object) });
+  const setup = setupIntentsOf({
+    customers,
+    methodOf: (source, customer) => methodOf(source, customer),
+    methodJson: (method) => methodJson(method as PaymentMethodRecord),
+    methodById: (methodId) => methods.get(methodId),
+    emit: (type, object) => emit(type, object),
+    url: () => url,
+  });
 
   function emit(type: string, object: Json): void {
     events.push({
@@ -254,64 +265,6 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     succeed(intent, method);
   }
 
-  function createSetupIntent(params: Json): Json {
-    if (params.customer && !customers.has(params.customer as string)) throw missing("customer", params.customer as string);
-    const setupId = id("seti");
-    const object: Json = {
-      id: setupId,
-      object: "setup_intent",
-      client_secret: `${setupId}_secret_${randomBytes(12).toString("hex")}`,
-      customer: params.customer ?? null,
-      description: params.description ?? null,
-      metadata: params.metadata ?? {},
-      usage: params.usage ?? "off_session",
-      status: "requires_payment_method",
-      payment_method: null,
-      payment_method_types: ["card"],
-      last_setup_error: null,
-      next_action: null,
-      latest_attempt: null,
-      created: now(),
-      livemode: false,
-    };
-    setupIntents.set(setupId, object);
-    emit("setup_intent.created", object);
-    return object;
-  }
-
-  /** A SetupIntent confirmed with a test card: it saves the card on the customer, or fails as its payment would. */
-  function confirmSetupIntent(setupId: string, params: Json): Json {
-    const object = setupIntents.get(setupId);
-    if (!object) throw missing("setup_intent", setupId);
-    if (object.status !== "requires_payment_method" && object.status !== "requires_confirmation")
-      throw new StripeError(400, {
-        type: "invalid_request_error",
-        code: "setup_intent_unexpected_state",
-        message: `You cannot confirm this SetupIntent because it has a status of ${object.status}.`,
-        setup_intent: structuredClone(object),
-      });
-    const source = (params.payment_method ?? params.confirmation_token) as string | undefined;
-    if (!source) throw invalid("You must provide a payment_method to confirm", "payment_method");
-    const method = methodOf(source, null);
-    const behaviour = method.card.behaviour;
-    if (behaviour === "always3ds" || behaviour === "setup3ds")
-      throw invalid("3-D Secure on a SetupIntent is not modelled by this test server: use Stripe's test mode (docs/operations.md).");
-    if (behaviour === "declines" || behaviour === "insufficient") {
-      const declineCode = behaviour === "declines" ? "generic_decline" : "insufficient_funds";
-      const message = behaviour === "declines" ? "Your card was declined." : "Your card has insufficient funds.";
-      object.last_setup_error = { type: "card_error", code: "card_declined", decline_code: declineCode, message, payment_method: methodJson(method) };
-      emit("setup_intent.setup_failed", object);
-      throw new StripeError(402, { type: "card_error", code: "card_declined", decline_code: declineCode, message, setup_intent: structuredClone(object) });
-    }
-    method.customer = (object.customer as string) ?? null;
-    method.setupDone = true;
-    object.payment_method = method.id;
-    object.status = "succeeded";
-    object.last_setup_error = null;
-    emit("setup_intent.succeeded", object);
-    return object;
-  }
-
   function intentOf(intentId: string): IntentRecord {
     const intent = intents.get(intentId);
     if (!intent) throw missing("payment_intent", intentId);
@@ -406,15 +359,8 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
       if (!found) throw missing("payment_method", methodMatch[1]);
       return methodJson(found);
     }
-    if (method === "POST" && path === "/v1/setup_intents") return createSetupIntent(params);
-    const setupMatch = one("GET", /^\/v1\/setup_intents\/([^/]+)$/);
-    if (setupMatch) {
-      const found = setupIntents.get(setupMatch[1]);
-      if (!found) throw missing("setup_intent", setupMatch[1]);
-      return found;
-    }
-    const setupConfirmMatch = one("POST", /^\/v1\/setup_intents\/([^/]+)\/confirm$/);
-    if (setupConfirmMatch) return confirmSetupIntent(setupConfirmMatch[1], params);
+    const setupAnswer = setup.route(method, path, params);
+    if (setupAnswer) return setupAnswer;
     const chargeMatch = one("GET", /^\/v1\/charges\/([^/]+)$/);
     if (chargeMatch) {
       const found = charges.get(chargeMatch[1]);
@@ -437,28 +383,34 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     res.end(body);
   }
 
-  /** The 3-D Secure page: a form whose buttons authenticate or fail, then back to the `return_url`. */
+  /** The 3-D Secure page of a PaymentIntent or a SetupIntent: a form whose buttons authenticate or fail, then back to the `return_url`. */
   function threeDsPage(req: IncomingMessage, res: ServerResponse, target: URL): void {
-    const intentId = target.pathname.split("/")[2];
-    const intent = intents.get(intentId);
-    if (!intent || target.searchParams.get("client_secret") !== intent.clientSecret) {
+    const objectId = target.pathname.split("/")[2];
+    const isSetup = objectId.startsWith("seti_");
+    const intent = isSetup ? undefined : intents.get(objectId);
+    const found = isSetup
+      ? setup.pending(objectId)
+      : intent && { clientSecret: intent.clientSecret, returnUrl: intent.returnUrl, status: intent.object.status };
+    if (!found || target.searchParams.get("client_secret") !== found.clientSecret) {
       res.writeHead(404, { "Content-Type": "text/plain" });
       return void res.end("Unknown payment");
     }
     if (req.method === "POST") {
       const pass = target.searchParams.get("outcome") === "pass";
-      if (intent.object.status === "requires_action") authenticate(intentId, pass);
-      const back = new URL(intent.returnUrl ?? `${url}/`);
-      back.searchParams.set("payment_intent", intentId);
-      back.searchParams.set("payment_intent_client_secret", intent.clientSecret);
-      back.searchParams.set("redirect_status", intent.object.status === "succeeded" ? "succeeded" : "failed");
+      if (found.status === "requires_action") (isSetup ? setup.authenticate : authenticate)(objectId, pass);
+      const now = isSetup ? setup.pending(objectId) : { status: intent?.object.status };
+      const kind = isSetup ? "setup_intent" : "payment_intent";
+      const back = new URL(found.returnUrl ?? `${url}/`);
+      back.searchParams.set(kind, objectId);
+      back.searchParams.set(`${kind}_client_secret`, found.clientSecret);
+      back.searchParams.set("redirect_status", now?.status === "succeeded" ? "succeeded" : "failed");
       res.writeHead(303, { Location: back.toString() });
       return void res.end();
     }
-    const action = (outcome: string) => `/3ds/${intentId}?client_secret=${encodeURIComponent(intent.clientSecret)}&outcome=${outcome}`;
+    const action = (outcome: string) => `/3ds/${objectId}?client_secret=${encodeURIComponent(found.clientSecret)}&outcome=${outcome}`;
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(
-      `<!doctype html><title>3D Secure test</title><main data-three-d-secure="${intentId}"><h1>Authenticate this payment</h1>` +
+      `<!doctype html><title>3D Secure test</title><main data-three-d-secure="${objectId}"><h1>Authenticate this ${isSetup ? "card" : "payment"}</h1>` +
         `<form method="post" action="${action("pass")}"><button>Complete authentication</button></form>` +
         `<form method="post" action="${action("fail")}"><button>Fail authentication</button></form></main>`,
     );
@@ -556,7 +508,8 @@ export async function startStripeServer(options: { webhookUrl?: string } = {}): 
     requests,
     events,
     intents,
-    setupIntents,
+    setupIntents: setup.setupIntents,
+    authenticateSetup: setup.authenticate,
     customers,
     webhookUrl: options.webhookUrl,
     declineNextOffSession: false,

@@ -13,10 +13,12 @@ import { SimulatedProcessor } from "../payments/simulated-processor";
 import { paidPolicy, refundRowsOf } from "../policies/refunds/refund-test-helpers";
 import { cancelPolicy } from "../policies/revisions/cancel";
 import { accountSignInLinks } from "./account.table";
+import { kindOf } from "./account-test-helpers";
 import { ACCOUNT_MESSAGES } from "./messages";
 import { accountPolicies, accountPolicy } from "./overview";
 import { payNow, updateCard } from "./payments";
 import { accountSessionOf, redeemSignInLink, requestSignInLink, revokeAccountSession } from "./sign-in";
+import { accountStripePageNonce } from "./stripe-pages";
 
 // decisions §19: the renter's account. Sign-in by an emailed link (15 minutes, once, the same answer
 // for any email, throttled as §15), only the renter's own policies, Pay now, Update card.
@@ -39,15 +41,6 @@ async function linkTokenOf(email: string): Promise<string | undefined> {
 }
 
 const messagesTo = async (email: string) => (await getDb()).select().from(renterMessages).where(eq(renterMessages.toAddress, email));
-
-async function kindOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return appErrorOf(error)?.kind;
-  }
-}
 
 describe("renter account sign-in (decisions §19)", () => {
   it("a known email gets a link that opens a 12-hour session once; a second use is refused; sign-out revokes", async () => {
@@ -193,6 +186,11 @@ describe("the renter's policies (decisions §19)", () => {
     await runDueJobs();
     const [listed] = await accountPolicies(db, email);
     expect(listed.refunds).toEqual([{ id: row.id, at: row.createdAt, amountCents: policy.premiumCents, status: "refunded" }]);
+  });
+
+  it("with the simulated processor the card pages load no Stripe.js: no Stripe sources in their policy", () => {
+    expect(accountStripePageNonce("/enroll/account/policies/12/pay")).toBeUndefined();
+    expect(accountStripePageNonce("/enroll/account/policies/12/card")).toBeUndefined();
   });
 
   it("Update card: the next monthly charge uses the new card; an upfront policy has none to update", async () => {

@@ -15,4 +15,13 @@ export const ACCOUNT_MESSAGES = {
   payDeclined: "Your card was declined. Nothing was charged: try another card.",
   notMonthly: "Only policies paid monthly keep a card for later payments.",
   policyEnded: "This policy has ended: there is no card to update.",
+  /** Through Stripe (decisions §18): the Payment Element's token, never a card, reaches the server. */
+  cardTokenInvalid: "Your card details didn't reach us. Nothing was charged: enter them again.",
+  cardNotReplaceable: "This policy's card can't be replaced online. Your current card stays on the policy: contact us to change it.",
+  cardDeclined: "Your card was refused. Your current card stays on the policy: try another card.",
+  stripeNotConfigured: "Card payment through the processor is not available here.",
+  stripeUnavailable: "Card payment isn't available right now. Nothing was charged: try again in a minute.",
+  paymentProcessing: "Your payment is processing. This page shows it as paid as soon as your bank confirms it; nothing more to do.",
+  cardProcessing: "Your bank is still checking this card. The policy keeps its current card until it confirms.",
+  authenticationNeeded: "Your bank asks you to confirm this payment.",
 } as const;

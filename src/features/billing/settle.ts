@@ -2,7 +2,7 @@ import { and, asc, eq, sum } from "drizzle-orm";
 import { getConfig } from "../../server/config";
 import type { Db, Tx } from "../../server/db/client";
 import { AppError, appErrorOf, errors } from "../../server/errors";
-import { type AuditActor, type RenterActor, recordAudit } from "../audit/audit";
+import { type AuditActor, type RenterActor, recordAudit, type SystemActor } from "../audit/audit";
 import type { ChargeResult, PaymentProcessor } from "../payments/processor";
 import { processorFor } from "../payments/processor-for";
 import { type Policy, policies } from "../policies/policies.table";
@@ -53,23 +53,48 @@ export async function settlePolicy(
       await complete(db, row, result);
       throw errors.conflict(M.settleDeclined);
     }
-    await complete(tx, row, result);
-    const resolved = await resolveDelinquency(tx, open, policy);
-    await recordAudit(tx, actor, {
-      action: "billing.settle",
-      subject: { type: "policy", id: policy.id },
-      ownerId: policy.ownerId,
-      before: { delinquency_id: delinquencyRef(open.id), status: open.status, amount_cents: open.amountCents },
-      after: {
-        delinquency_id: delinquencyRef(resolved.id),
-        status: resolved.status,
-        amount_cents: resolved.amountCents,
-        settled_cents: resolved.settledCents,
-        charge_id: result.chargeId,
-      },
-    });
-    return { policy_number: policy.policyNumber, delinquency_id: delinquencyRef(open.id), settled_cents: open.amountCents, charge_id: result.chargeId };
+    return settleWith(tx, actor, { policy, open, row, result });
   });
+}
+
+/**
+ * A paid settlement's end (the settlement path's one place for it, whoever took the money: `billing
+ * settle`, the console, the renter's Pay now with a typed card or on-session through Stripe,
+ * `settle-intent.ts`): its row completed, the delinquency resolved (`delinquency.resolved` and the
+ * renter's message, `resolveDelinquency`) and the audit row, in the caller's transaction, which
+ * holds the delinquency's lock.
+ */
+export async function settleWith(
+  tx: Tx,
+  actor: AuditActor | RenterActor | SystemActor,
+  paid: { policy: Policy; open: Delinquency; row: BillingCharge; result: Extract<ChargeResult, { status: "succeeded" }> },
+): Promise<Settlement> {
+  const { policy, open, row, result } = paid;
+  await complete(tx, row, result);
+  const resolved = await resolveDelinquency(tx, open, policy);
+  await recordAudit(tx, actor, {
+    action: "billing.settle",
+    subject: { type: "policy", id: policy.id },
+    ownerId: policy.ownerId,
+    before: { delinquency_id: delinquencyRef(open.id), status: open.status, amount_cents: open.amountCents },
+    after: {
+      delinquency_id: delinquencyRef(resolved.id),
+      status: resolved.status,
+      amount_cents: resolved.amountCents,
+      settled_cents: resolved.settledCents,
+      charge_id: result.chargeId,
+    },
+  });
+  return { policy_number: policy.policyNumber, delinquency_id: delinquencyRef(open.id), settled_cents: open.amountCents, charge_id: result.chargeId };
+}
+
+/** What an open delinquency still has due: its amount less what its settlements already collected. */
+export async function dueOf(db: Tx, open: Delinquency): Promise<number> {
+  const [{ collected }] = await db
+    .select({ collected: sum(billingCharges.amountCents).mapWith(Number) })
+    .from(billingCharges)
+    .where(and(eq(billingCharges.kind, "settlement"), eq(billingCharges.delinquencyId, open.id), eq(billingCharges.status, "succeeded")));
+  return open.amountCents - (collected ?? 0);
 }
 
 /**
@@ -92,11 +117,7 @@ async function settlementRow(db: Db, attempt: Attempt, open: Delinquency): Promi
     .where(and(settlementsOf, eq(billingCharges.status, "pending")))
     .orderBy(asc(billingCharges.id))
     .limit(1);
-  const [{ collected }] = await db
-    .select({ collected: sum(billingCharges.amountCents).mapWith(Number) })
-    .from(billingCharges)
-    .where(and(settlementsOf, eq(billingCharges.status, "succeeded")));
-  const due = open.amountCents - (collected ?? 0);
+  const due = await dueOf(db, open);
   if (pending?.amountCents === due) return pending;
   if (pending) {
     const earlier = await charge(attempt, pending);
@@ -111,7 +132,7 @@ async function settlementRow(db: Db, attempt: Attempt, open: Delinquency): Promi
 }
 
 /** Records the processor's answer on a row still pending (the monthly run's rule: completed once). */
-async function complete(db: Tx, row: BillingCharge, result: ChargeResult): Promise<void> {
+export async function complete(db: Tx, row: BillingCharge, result: ChargeResult): Promise<void> {
   await db
     .update(billingCharges)
     .set({

@@ -10,10 +10,16 @@ export type CardSetup = {
   metadata: Record<string, string>;
   /** The card saved, once `succeeded`. */
   method: MethodDetails | null;
+  /** `requires_action`: the bank's page to send the renter to (3-D Secure), which returns to the confirmation's `returnUrl`. */
+  redirectUrl: string | null;
+  /** The last attempt's refusal, in the processor's words for the renter (`card_declined`, …). */
+  lastError: { code: string; message: string } | null;
 };
 
 export interface CardSetupPort {
   readonly name: string;
   createSetup(request: { idempotencyKey: string; customerId: string; metadata: Record<string, string> }): Promise<CardSetup>;
   retrieveSetup(setupIntentId: string): Promise<CardSetup>;
+  /** Confirms with a token the browser made (a ConfirmationToken); a card refused is an answer (`lastError`), not a throw. */
+  confirmSetup(setupIntentId: string, confirmation: { token: string; returnUrl: string }): Promise<CardSetup>;
 }

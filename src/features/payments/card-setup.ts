@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { errors } from "../../server/errors";
 import { logger } from "../../server/log";
-import { recordAudit } from "../audit/audit";
+import { type RenterActor, recordAudit, type SystemActor } from "../audit/audit";
 import { replacePolicyMethod, storedMethodOf } from "../billing/method";
 import { billingMethodUpdates } from "../billing/method-updates.table";
 import { policies } from "../policies/policies.table";
@@ -33,11 +33,13 @@ export async function startCardSetup(db: Db, port: CardSetupPort | undefined, po
   const customerId = await customerOfPolicy(db, policy.id);
   if (!customerId) throw errors.conflict(M.setupNoCustomer);
   const [{ cards }] = await db.select({ cards: count() }).from(billingMethodUpdates).where(eq(billingMethodUpdates.policyId, policy.id));
-  return port.createSetup({
+  const created = await port.createSetup({
     idempotencyKey: `setup:${policy.policyNumber}:${cards + 1}`,
     customerId,
     metadata: { policy_id: String(policy.id), policy_number: policy.policyNumber, subject: `policy:${policy.policyNumber}` },
   });
+  // A replayed key answers the SetupIntent as it was created, not as it is (declined, in 3-D Secure, saved): ask again.
+  return port.retrieveSetup(created.setupIntentId);
 }
 
 export type CardSetupResult = { outcome: "updated"; methodId: string } | { outcome: "unchanged" | "not_succeeded" | "not_ours" };
@@ -47,11 +49,17 @@ export type CardSetupResult = { outcome: "updated"; methodId: string } | { outco
  * said): a succeeded one for a policy of ours, on the Customer the policy's card is kept on, becomes
  * the policy's billing method, audited once; the same card twice changes nothing.
  */
-export async function completeCardSetup(db: Db, port: CardSetupPort, setupIntentId: string): Promise<CardSetupResult> {
+export async function completeCardSetup(
+  db: Db,
+  port: CardSetupPort,
+  setupIntentId: string,
+  options: { actor?: RenterActor | SystemActor; policyId?: number } = {},
+): Promise<CardSetupResult> {
   const setup = await port.retrieveSetup(setupIntentId);
-  if (setup.status !== "succeeded" || !setup.method) return { outcome: "not_succeeded" };
   const policyId = Number(setup.metadata.policy_id);
-  if (!Number.isSafeInteger(policyId) || policyId <= 0) return { outcome: "not_ours" };
+  // The renter's return names its policy: a SetupIntent of another policy changes nothing there.
+  if (!Number.isSafeInteger(policyId) || policyId <= 0 || (options.policyId !== undefined && options.policyId !== policyId)) return { outcome: "not_ours" };
+  if (setup.status !== "succeeded" || !setup.method) return { outcome: "not_succeeded" };
   const method = setup.method;
   return db.transaction(async (tx) => {
     const [policy] = await tx.select().from(policies).where(eq(policies.id, policyId)).for("update");
@@ -64,16 +72,12 @@ export async function completeCardSetup(db: Db, port: CardSetupPort, setupIntent
     const methodId = await recordMethod(tx, port.name, { ...method, customerId });
     if ((await storedMethodOf(tx, policy.id)) === methodId) return { outcome: "unchanged" as const };
     await replacePolicyMethod(tx, policy.id, methodId);
-    await recordAudit(
-      tx,
-      { system: `${port.name}_webhook` },
-      {
-        action: "billing.card_updated",
-        subject: { type: "policy", id: policy.id },
-        ownerId: policy.ownerId,
-        after: { method_id: methodId, brand: method.brand, last4: method.last4, setup_intent: setupIntentId },
-      },
-    );
+    await recordAudit(tx, options.actor ?? { system: `${port.name}_webhook` }, {
+      action: "billing.card_updated",
+      subject: { type: "policy", id: policy.id },
+      ownerId: policy.ownerId,
+      after: { method_id: methodId, brand: method.brand, last4: method.last4, setup_intent: setupIntentId },
+    });
     return { outcome: "updated" as const, methodId };
   });
 }

@@ -4,11 +4,10 @@ import { getConfig } from "../../server/config";
 import { type Db, getDb } from "../../server/db/client";
 import { defineTask } from "../../server/jobs/define-task";
 import { logger } from "../../server/log";
-import { completeIntentPayment } from "../enrollment/applications/intent-payment";
-import { type PaymentCharge, paymentCharges } from "./payments.table";
+import { applyRecordedIntent } from "./apply-intent";
+import { paymentCharges } from "./payments.table";
 import type { PaymentPort } from "./port";
 import { paymentPortFor } from "./port-for";
-import { recordOutcome } from "./recorder";
 
 /** A payment whose outcome we have not heard of for this long is asked about (decisions §18 Reconciliation). */
 export const RECONCILE_AFTER_MS = 10 * 60 * 1000;
@@ -20,8 +19,8 @@ const BATCH = 100;
  * Resolves the PaymentIntents we never heard the end of (decisions §18 Reconciliation: a lost
  * webhook, a tab closed after 3-D Secure): every recorded intent still undecided ten minutes after
  * its last change is retrieved and applied through the same once-only path the return and the
- * webhook use (`completeIntentPayment` for an application, `recordOutcome` otherwise), so whichever
- * comes first pays the application once. Oldest first, a batch per run; a row still undecided is
+ * webhook use (`applyRecordedIntent`), so whichever comes first pays an application or a
+ * delinquency once. Oldest first, a batch per run; a row still undecided is
  * touched (its `updated_at` moves) by `recordOutcome` only when its status changes, so the next run
  * asks again, and the console lists it after an hour.
  */
@@ -42,20 +41,13 @@ export async function reconcilePayments(db: Db, port: PaymentPort, now = new Dat
   for (const row of rows) {
     if (row.processor !== port.name) continue;
     try {
-      if (await resolveIntent(db, port, row)) resolved += 1;
+      if ((await applyRecordedIntent(db, port, row)).decided) resolved += 1;
     } catch (error) {
       // One intent the processor will not answer for now never holds up the others.
       logger().warn({ err: error, paymentId: row.id }, "payment reconciliation: intent not resolved");
     }
   }
   return { checked: rows.length, resolved };
-}
-
-async function resolveIntent(db: Db, port: PaymentPort, row: PaymentCharge): Promise<boolean> {
-  const intentId = row.intentId as string;
-  if (row.subject?.startsWith("application:")) return (await completeIntentPayment(db, port, intentId)) === "paid";
-  const kept = await recordOutcome(db, port.name, (await port.retrieveIntent(intentId)).outcome);
-  return kept !== undefined && !(UNRESOLVED_STATUSES as readonly string[]).includes(kept.status);
 }
 
 /** Every five minutes on the processor of this deployment; nothing to do with the simulated one (it answers at once). */

@@ -5,9 +5,11 @@ import { notFound, redirect } from "next/navigation";
 import { ACCOUNT_MESSAGES } from "@/features/account/messages";
 import { payNow, updateCard } from "@/features/account/payments";
 import { ACCOUNT_COOKIE, redeemSignInLink, requestSignInLink, revokeAccountSession } from "@/features/account/sign-in";
+import { updateCardWithToken } from "@/features/account/stripe-card";
+import { payNowWithToken } from "@/features/account/stripe-payments";
 import { clientAddressOf } from "@/features/console/client-address";
 import { getConfig } from "@/server/config";
-import { getDb } from "@/server/db/client";
+import { type Db, getDb } from "@/server/db/client";
 import { toAppError } from "@/server/to-app-error";
 import type { FormState } from "../_components/form-state";
 import { ACCOUNT_PATH, currentRenter } from "./_components/session";
@@ -94,6 +96,46 @@ export async function updateCardAction(policyId: number, _previous: FormState, f
     return refusal(error, keptOf(form));
   }
   redirect(`${ACCOUNT_PATH}?done=card`);
+}
+
+/*
+ * Through Stripe (decisions §18): the form sends the Payment Element's ConfirmationToken, never a
+ * card. Paid or saved: back to the policies with the confirmation. The bank asks for 3-D Secure:
+ * the browser goes to its page, which returns to the same account page. A decline stays on the form.
+ */
+type StripeAnswer =
+  | { outcome: "paid" | "nothing_due" | "saved" | "processing" }
+  | { outcome: "requires_action"; redirectUrl: string | null }
+  | { outcome: "declined"; message: string };
+
+/** A Stripe form's one shape: the token confirmed by `run`, then the page's answer to the renter. */
+async function stripeFormAction(
+  page: "pay" | "card",
+  policyId: number,
+  form: FormData,
+  run: (db: Db, email: string, policyId: number, token: string) => Promise<StripeAnswer>,
+): Promise<FormState> {
+  const renter = await currentRenter();
+  if (!renter) redirect(ACCOUNT_PATH);
+  let answer: StripeAnswer;
+  try {
+    answer = await run(await getDb(), renter.email, policyId, String(form.get("token") ?? ""));
+  } catch (error) {
+    return refusal(error, {});
+  }
+  if (answer.outcome === "declined") return { status: "error", message: answer.message, fields: {}, values: {} };
+  const here = `${ACCOUNT_PATH}/policies/${policyId}/${page}`;
+  if (answer.outcome === "requires_action") redirect(answer.redirectUrl ?? here);
+  if (answer.outcome === "processing") redirect(here);
+  redirect(`${ACCOUNT_PATH}?done=${answer.outcome === "saved" ? "card" : answer.outcome === "paid" ? "paid" : "nothing-due"}`);
+}
+
+export async function payNowStripeAction(policyId: number, _previous: FormState, form: FormData): Promise<FormState> {
+  return stripeFormAction("pay", policyId, form, payNowWithToken);
+}
+
+export async function updateCardStripeAction(policyId: number, _previous: FormState, form: FormData): Promise<FormState> {
+  return stripeFormAction("card", policyId, form, updateCardWithToken);
 }
 
 /** The one error model (`toAppError`): the renter's mistakes stay on the form, not theirs is a 404. */

@@ -1,18 +1,18 @@
 import type Stripe from "stripe";
 import { getConfig } from "../../../server/config";
 import type { Db } from "../../../server/db/client";
-import { completeIntentPayment } from "../../enrollment/applications/intent-payment";
+import { applyRecordedIntent } from "../apply-intent";
 import { completeCardSetup } from "../card-setup";
 import { cardSetupFor } from "../card-setup-for";
 import { paymentPortFor } from "../port-for";
-import { paymentByIntent, recordOutcome } from "../recorder";
+import { paymentByIntent } from "../recorder";
 import type { StripeEventHandler } from "./event-handler";
 
 /**
  * `payment_intent.succeeded` and `payment_intent.payment_failed` (decisions §18 Stripe's webhooks):
  * the intent is retrieved again and its state applied, so a late or repeated event, or one arriving
- * before the renter's return, does the same as the return would: an application is paid once
- * (`completeIntentPayment`), any other recorded payment gets its outcome written. An intent we never
+ * before the renter's return, does the same as the return would: an application or a delinquency
+ * paid on-session is paid once, any other recorded payment gets its outcome written (`applyRecordedIntent`). An intent we never
  * recorded (another integration on the same Stripe account) is ignored.
  */
 async function onPaymentIntent(db: Db, event: Stripe.Event): Promise<void> {
@@ -21,11 +21,7 @@ async function onPaymentIntent(db: Db, event: Stripe.Event): Promise<void> {
   if (!port || !intent?.id) return;
   const row = await paymentByIntent(db, intent.id);
   if (!row) return;
-  if (row.subject?.startsWith("application:")) {
-    await completeIntentPayment(db, port, intent.id);
-    return;
-  }
-  await recordOutcome(db, port.name, (await port.retrieveIntent(intent.id)).outcome);
+  await applyRecordedIntent(db, port, row);
 }
 
 /**

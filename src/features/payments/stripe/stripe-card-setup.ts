@@ -39,6 +39,21 @@ export class StripeCardSetup implements CardSetupPort {
     return this.#setupOf(await this.#call(() => this.#stripe.setupIntents.retrieve(setupIntentId)));
   }
 
+  async confirmSetup(setupIntentId: string, confirmation: { token: string; returnUrl: string }): Promise<CardSetup> {
+    const source = confirmation.token.startsWith("ctoken_") ? { confirmation_token: confirmation.token } : { payment_method: confirmation.token };
+    try {
+      return this.#setupOf(await this.#stripe.setupIntents.confirm(setupIntentId, { ...source, return_url: confirmation.returnUrl }));
+    } catch (error) {
+      // A card error carries the SetupIntent as it now is: the refusal is the renter's to read, not ours to throw.
+      const refused = error instanceof Stripe.errors.StripeError && error.type === "StripeCardError" ? error.raw : undefined;
+      const setup = (refused as { setup_intent?: Stripe.SetupIntent } | undefined)?.setup_intent;
+      if (!setup) this.#fail(error);
+      const found = await this.#setupOf(setup);
+      const declined = error as Stripe.errors.StripeError;
+      return { ...found, lastError: { code: declined.code ?? "card_declined", message: declined.message || PAYMENT_MESSAGES.declined } };
+    }
+  }
+
   async #setupOf(setup: Stripe.SetupIntent): Promise<CardSetup> {
     const methodId = idOf(setup.payment_method);
     const customerId = idOf(setup.customer);
@@ -55,17 +70,34 @@ export class StripeCardSetup implements CardSetupPort {
           expYear: found.card.exp_year,
         };
     }
-    return { setupIntentId: setup.id, clientSecret: setup.client_secret, status: setup.status, customerId, metadata: setup.metadata ?? {}, method };
+    const lastError = setup.last_setup_error
+      ? { code: setup.last_setup_error.code ?? "card_declined", message: setup.last_setup_error.message ?? PAYMENT_MESSAGES.declined }
+      : null;
+    return {
+      setupIntentId: setup.id,
+      clientSecret: setup.client_secret,
+      status: setup.status,
+      customerId,
+      metadata: setup.metadata ?? {},
+      method,
+      redirectUrl: setup.status === "requires_action" ? (setup.next_action?.redirect_to_url?.url ?? null) : null,
+      lastError: setup.status === "requires_payment_method" ? lastError : null,
+    };
   }
 
   async #call<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeError)) throw error;
-      logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe setup request failed");
-      if (error.statusCode === 404) throw errors.notFound(PAYMENT_MESSAGES.intentNotFound);
-      throw errors.unavailable(PAYMENT_MESSAGES.processorUnavailable);
+      this.#fail(error);
     }
+  }
+
+  /** Stripe unreachable or refusing what we sent: `unavailable` (404: not found); only Stripe's type, code and request id are logged. */
+  #fail(error: unknown): never {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe setup request failed");
+    if (error.statusCode === 404) throw errors.notFound(PAYMENT_MESSAGES.intentNotFound);
+    throw errors.unavailable(PAYMENT_MESSAGES.processorUnavailable);
   }
 }
