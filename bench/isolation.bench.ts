@@ -367,6 +367,8 @@ const timedLine = (label: string, t: Timed) =>
 
 /** Whether the checkout at `cwd` has the per-client Partner API limit (docs/decisions.md, §17). */
 const hasRateLimit = (cwd: string) => fs.readFileSync(path.join(cwd, "src", "server", "config.ts"), "utf8").includes("API_RATE_LIMIT_PER_SECOND");
+/** Whether it has the per-process fair queue of Partner API requests too (docs/decisions.md, "A fair Partner API"). */
+const hasFairQueue = (cwd: string) => fs.readFileSync(path.join(cwd, "src", "server", "config.ts"), "utf8").includes("API_MAX_CONCURRENT");
 
 const UPSERTS = Number(process.env.BENCH_ISOLATION_UPSERTS ?? 1000);
 
@@ -386,8 +388,10 @@ async function upsertBench(partner: Partner, slug: string, prefix: string): Prom
 
 async function apiPart(service: RunningService, cwd: string, dataDir: string, serviceEnv: Record<string, string>): Promise<void> {
   const limited = hasRateLimit(cwd);
+  const queued = hasFairQueue(cwd);
   say(
-    `isolation api: the Partner API under one client's flood; this build ${limited ? "has the per-client limit (API_RATE_LIMIT_PER_SECOND, default here)" : "has no per-client limit (API_RATE_LIMIT_PER_SECOND absent)"}`,
+    `isolation api: the Partner API under one client's flood; this build ${limited ? "has the per-client limit (API_RATE_LIMIT_PER_SECOND, default here)" : "has no per-client limit (API_RATE_LIMIT_PER_SECOND absent)"}` +
+      `${queued ? ` and the fair queue (API_MAX_CONCURRENT ${process.env.API_MAX_CONCURRENT ?? "default"}, API_MAX_QUEUED_PER_CLIENT ${process.env.API_MAX_QUEUED_PER_CLIENT ?? "default"})` : ", no fair queue"}`,
   );
   const first: Partner = {
     service,
@@ -434,8 +438,9 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   const withLimit = await upsertBench(first, firstSlug, `u-with-${run}`);
   say(timedLine(`upsert benchmark, concurrency 16, ${limited ? "with the limit (default)" : "no limit in this build"}`, withLimit));
   if (!limited) return;
-  // Without: the same service's code with a limit no client reaches, in a service of its own.
-  const unlimited = await startService(PORT + 2, "bench-isolation-nolimit", { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" }, { worker: "inline", cwd });
+  // Without: the same service's code with a limit no client reaches and no fair queue, in a service of its own.
+  const without = { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000", ...(queued ? { API_MAX_CONCURRENT: "0" } : {}) };
+  const unlimited = await startService(PORT + 2, "bench-isolation-nolimit", without, { worker: "inline", cwd });
   try {
     const partner: Partner = {
       service: unlimited,
@@ -443,9 +448,9 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
       source: unlimited.demo.source,
     };
     const slug = await newOwner(partner, "Upsert without limit");
-    const without = await upsertBench(partner, slug, `u-without-${run}`);
-    say(timedLine("upsert benchmark, concurrency 16, without (limit 10^9/s)", without));
-    const cost = 1 - withLimit.perSecond / without.perSecond;
+    const bare = await upsertBench(partner, slug, `u-without-${run}`);
+    say(timedLine(`upsert benchmark, concurrency 16, without (limit 10^9/s${queued ? ", API_MAX_CONCURRENT=0" : ""})`, bare));
+    const cost = 1 - withLimit.perSecond / bare.perSecond;
     say(`  the limit costs the upsert benchmark ${(cost * 100).toFixed(1)} % of its req/s   target ≤ 5 %: ${cost <= 0.05 ? "PASS" : "FAIL"}`);
   } finally {
     await unlimited.stop();

@@ -1,0 +1,133 @@
+/**
+ * Who runs next when a process's Partner API slots are all taken (decisions §17 "The Partner API is
+ * fair too"; docs/decisions.md, "A fair Partner API"). Pure: no timers, no I/O; the process's gate
+ * (`request-slots.ts`) asks it and acts on its answers.
+ *
+ * - At most `slots` requests run at once. A request that finds a slot free runs at once (no client
+ *   waits while a slot is free); otherwise it waits in its client's own first-in-first-out queue,
+ *   at most `queuePerClient` of them, beyond which it is refused (`full`).
+ * - A freed slot goes to a client with waiting requests chosen fairly: the one running the fewest
+ *   requests, and among those the one served longest ago (a client with nothing running or served
+ *   for a while before one just served). So a client with one request waiting takes the next free
+ *   slot ahead of a flooder's hundredth, and clients that all keep requests waiting converge to an
+ *   equal share of the slots: each client runs at most its fair share while others wait.
+ */
+
+export type SchedulerLimits = {
+  /** Requests running at once, in all. */
+  slots: number;
+  /** Requests one client may have waiting; beyond them a request is refused. */
+  queuePerClient: number;
+};
+
+export type Arrival = "run" | "queued" | "full";
+
+/** A request that now runs, taken from its client's queue. */
+export type Started<T> = { client: string; item: T };
+
+export type FairScheduler<T> = {
+  /** A request of `client` arrives: it runs now (its slot taken), waits, or is refused. */
+  arrive(client: string, item: T): Arrival;
+  /** A running request of `client` ended: its slot (and any slot a raised limit added) goes to the requests returned, which now run. */
+  finish(client: string): Started<T>[];
+  /** A waiting request leaves without running (its caller went away, or it waited too long); false when it is not waiting. */
+  withdraw(client: string, item: T): boolean;
+  /** Requests running and waiting now, in all. */
+  counts(): { running: number; waiting: number };
+};
+
+type Lane<T> = {
+  client: string;
+  running: number;
+  waiting: T[];
+  /** When this client last had a request started (a sequence number; 0: never while the lane lived). */
+  servedAt: number;
+};
+
+/** `limits` is read on every call, so a changed configuration applies from the next request. */
+export function createFairScheduler<T>(limits: () => SchedulerLimits): FairScheduler<T> {
+  const lanes = new Map<string, Lane<T>>();
+  /** Lanes with requests waiting. */
+  const queued = new Set<Lane<T>>();
+  let running = 0;
+  let waiting = 0;
+  let sequence = 0;
+
+  const laneOf = (client: string): Lane<T> => {
+    let lane = lanes.get(client);
+    if (!lane) {
+      lane = { client, running: 0, waiting: [], servedAt: 0 };
+      lanes.set(client, lane);
+    }
+    return lane;
+  };
+
+  /** A lane with nothing running and nothing waiting is forgotten: a client that comes back is new. */
+  const forgetIdle = (lane: Lane<T>) => {
+    if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(lane.client);
+  };
+
+  const start = (lane: Lane<T>) => {
+    lane.running++;
+    running++;
+    lane.servedAt = ++sequence;
+  };
+
+  /** The waiting lane running the fewest requests, served longest ago among those. */
+  const nextLane = (): Lane<T> | undefined => {
+    let best: Lane<T> | undefined;
+    for (const lane of queued) {
+      if (!best || lane.running < best.running || (lane.running === best.running && lane.servedAt < best.servedAt)) best = lane;
+    }
+    return best;
+  };
+
+  return {
+    arrive(client, item) {
+      const { slots, queuePerClient } = limits();
+      const lane = laneOf(client);
+      // Nobody waits while a slot is free: a request is queued only when every slot is taken.
+      if (running < slots && waiting === 0) {
+        start(lane);
+        return "run";
+      }
+      if (lane.waiting.length >= queuePerClient) {
+        forgetIdle(lane);
+        return "full";
+      }
+      lane.waiting.push(item);
+      queued.add(lane);
+      waiting++;
+      return "queued";
+    },
+    finish(client) {
+      const lane = lanes.get(client);
+      if (!lane || lane.running === 0) throw new Error(`finish without a running request of ${client}`);
+      lane.running--;
+      running--;
+      const started: Started<T>[] = [];
+      // More than one when the limit was raised since: a lowered one frees no slot until enough end.
+      const { slots } = limits();
+      for (let next = nextLane(); next && running < slots; next = nextLane()) {
+        const item = next.waiting.shift() as T;
+        waiting--;
+        if (next.waiting.length === 0) queued.delete(next);
+        start(next);
+        started.push({ client: next.client, item });
+      }
+      forgetIdle(lane);
+      return started;
+    },
+    withdraw(client, item) {
+      const lane = lanes.get(client);
+      const at = lane ? lane.waiting.indexOf(item) : -1;
+      if (!lane || at === -1) return false;
+      lane.waiting.splice(at, 1);
+      waiting--;
+      if (lane.waiting.length === 0) queued.delete(lane);
+      forgetIdle(lane);
+      return true;
+    },
+    counts: () => ({ running, waiting }),
+  };
+}
