@@ -85,7 +85,7 @@ export const EnvVariables = z.object({
   TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(10),
   TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(100),
   // decisions §17: Partner API requests running at once in this process (0: no limit), and what one client may have waiting for them.
-  API_MAX_CONCURRENT: z.coerce.number().int().min(0).max(10_000).default(8),
+  API_MAX_CONCURRENT: z.coerce.number().int().min(0).max(10_000).default(4),
   API_MAX_QUEUED_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(100),
   API_MAX_QUEUE_WAIT_SECONDS: z.coerce.number().positive().max(600).default(10),
 });

@@ -12,25 +12,42 @@ function scheduler(limits: SchedulerLimits) {
 const finish = (fair: ReturnType<typeof scheduler>["fair"], client: string) => fair.finish(client).map((started) => started.item);
 
 describe("the fair scheduler of Partner API requests", () => {
-  it("runs requests at once while a slot is free, then queues them per client", () => {
-    const { fair } = scheduler({ slots: 2, queuePerClient: 10 });
+  it("runs requests at once while a slot is free, keeps the last one for a client running nothing, and queues the rest per client", () => {
+    const { fair } = scheduler({ slots: 3, queuePerClient: 10 });
     expect(fair.arrive("a", "a1")).toBe("run");
     expect(fair.arrive("a", "a2")).toBe("run");
     expect(fair.arrive("a", "a3")).toBe("queued");
     expect(fair.counts()).toEqual({ running: 2, waiting: 1 });
+    // The third slot: a client running nothing takes it at once, but not twice.
+    expect(fair.arrive("b", "b1")).toBe("run");
+    expect(fair.arrive("b", "b2")).toBe("queued");
+    expect(fair.counts()).toEqual({ running: 3, waiting: 2 });
+    // Two slots free again before a client already running takes one.
+    expect(finish(fair, "b")).toEqual(["b2"]);
+    expect(finish(fair, "a")).toEqual([]);
     expect(finish(fair, "a")).toEqual(["a3"]);
     expect(fair.counts()).toEqual({ running: 2, waiting: 0 });
   });
 
-  it("gives the next free slot to a client with one request waiting, ahead of a flooder's queue", () => {
+  it("one slot: it is anybody's, first come", () => {
+    const { fair } = scheduler({ slots: 1, queuePerClient: 10 });
+    expect(fair.arrive("a", "a1")).toBe("run");
+    expect(fair.arrive("a", "a2")).toBe("queued");
+    expect(fair.arrive("b", "b1")).toBe("queued");
+  });
+
+  it("starts a second client's one request at once beside a flooder holding every slot it may", () => {
     const { fair } = scheduler({ slots: 4, queuePerClient: 200 });
     for (let i = 0; i < 100; i++) fair.arrive("flood", `f${i}`);
-    expect(fair.counts()).toEqual({ running: 4, waiting: 96 });
-    expect(fair.arrive("second", "s1")).toBe("queued");
-    expect(finish(fair, "flood")).toEqual(["s1"]);
-    // The flooder's queue goes on in its own order.
-    expect(finish(fair, "flood")).toEqual(["f4"]);
-    expect(finish(fair, "second")).toEqual(["f5"]);
+    expect(fair.counts()).toEqual({ running: 3, waiting: 97 });
+    expect(fair.arrive("second", "s1")).toBe("run");
+    expect(fair.arrive("second", "s2")).toBe("queued");
+    // Its next request takes the kept slot as soon as its first ends, ahead of the flooder's 97.
+    expect(finish(fair, "second")).toEqual(["s2"]);
+    // The flooder's end frees the one slot a client running something may not take…
+    expect(finish(fair, "flood")).toEqual([]);
+    // …and the next one a slot it may.
+    expect(finish(fair, "flood")).toEqual(["f3"]);
   });
 
   it("prefers, at equal running counts, the client served longest ago", () => {
@@ -45,14 +62,18 @@ describe("the fair scheduler of Partner API requests", () => {
   });
 
   it("shares the slots equally among clients that all keep requests waiting", () => {
-    const { fair } = scheduler({ slots: 6, queuePerClient: 1000 });
+    const { fair } = scheduler({ slots: 7, queuePerClient: 1000 });
     for (let i = 0; i < 300; i++) fair.arrive("a", `a${i}`);
     for (let i = 0; i < 300; i++) fair.arrive("b", `b${i}`);
     for (let i = 0; i < 300; i++) fair.arrive("c", `c${i}`);
-    const runningOf = new Map<string, number>([["a", 6]]);
+    // a took six of the seven, b the one kept for a client running nothing; c waits.
+    const runningOrder = ["a", "a", "a", "a", "a", "a", "b"];
+    const runningOf = new Map<string, number>([
+      ["a", 6],
+      ["b", 1],
+    ]);
     const startedBy = new Map<string, number>();
     // End the oldest running request each time, whoever it belongs to.
-    const runningOrder = ["a", "a", "a", "a", "a", "a"];
     for (let step = 0; step < 600; step++) {
       const ended = runningOrder.shift() as string;
       runningOf.set(ended, (runningOf.get(ended) ?? 0) - 1);
@@ -62,10 +83,12 @@ describe("the fair scheduler of Partner API requests", () => {
         startedBy.set(client, (startedBy.get(client) ?? 0) + 1);
       }
     }
+    // Every client running something, six slots shared, the seventh kept.
     expect(fair.counts().running).toBe(6);
     expect([runningOf.get("a"), runningOf.get("b"), runningOf.get("c")]).toEqual([2, 2, 2]);
-    // Equal shares of the 600 starts, give or take the first rounds.
-    for (const client of ["a", "b", "c"]) expect(Math.abs((startedBy.get(client) ?? 0) - 200)).toBeLessThanOrEqual(6);
+    // Equal shares of the starts, give or take the first rounds.
+    const starts = ["a", "b", "c"].map((client) => startedBy.get(client) ?? 0);
+    for (const count of starts) expect(Math.abs(count - starts[0])).toBeLessThanOrEqual(6);
   });
 
   it("refuses a request beyond its client's queue bound, not another client's", () => {
@@ -108,10 +131,10 @@ describe("the fair scheduler of Partner API requests", () => {
     fair.arrive("a", "a1");
     for (const item of ["a2", "a3", "a4"]) fair.arrive("a", item);
     limits.slots = 3;
-    expect(finish(fair, "a")).toEqual(["a2", "a3", "a4"]);
+    // Two of the three: the third is kept for a client running nothing.
+    expect(finish(fair, "a")).toEqual(["a2", "a3"]);
     limits.slots = 1;
     fair.arrive("b", "b1");
-    expect(finish(fair, "a")).toEqual([]);
     expect(finish(fair, "a")).toEqual([]);
     expect(finish(fair, "a")).toEqual(["b1"]);
   });

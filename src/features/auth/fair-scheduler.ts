@@ -3,9 +3,13 @@
  * fair too"; docs/decisions.md, "A fair Partner API"). Pure: no timers, no I/O; the process's gate
  * (`request-slots.ts`) asks it and acts on its answers.
  *
- * - At most `slots` requests run at once. A request that finds a slot free runs at once (no client
- *   waits while a slot is free); otherwise it waits in its client's own first-in-first-out queue,
- *   at most `queuePerClient` of them, beyond which it is refused (`full`).
+ * - At most `slots` requests run at once, and one of them (when there are two or more) is kept for
+ *   clients running nothing: a client already running a request takes a slot only while two are
+ *   free. So a client that comes with one request never waits behind a flooder's requests for a slot
+ *   to end, whatever the flooder keeps in flight (as the delivery engine keeps attempts for endpoints
+ *   holding none).
+ * - A request that may take a free slot runs at once; otherwise it waits in its client's own
+ *   first-in-first-out queue, at most `queuePerClient` of them, beyond which it is refused (`full`).
  * - A freed slot goes to a client with waiting requests chosen fairly: the one running the fewest
  *   requests, and among those the one served longest ago (a client with nothing running or served
  *   for a while before one just served). So a client with one request waiting takes the next free
@@ -73,10 +77,14 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
     lane.servedAt = ++sequence;
   };
 
-  /** The waiting lane running the fewest requests, served longest ago among those. */
-  const nextLane = (): Lane<T> | undefined => {
+  /** Whether a request of `lane` may run now: a slot is free, and it is not the one kept for clients running nothing. */
+  const mayStart = (lane: Lane<T>, slots: number) => running < slots && (lane.running === 0 || running < slots - (slots > 1 ? 1 : 0));
+
+  /** The waiting lane that may start running the fewest requests, served longest ago among those. */
+  const nextLane = (slots: number): Lane<T> | undefined => {
     let best: Lane<T> | undefined;
     for (const lane of queued) {
+      if (!mayStart(lane, slots)) continue;
       if (!best || lane.running < best.running || (lane.running === best.running && lane.servedAt < best.servedAt)) best = lane;
     }
     return best;
@@ -86,8 +94,9 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
     arrive(client, item) {
       const { slots, queuePerClient } = limits();
       const lane = laneOf(client);
-      // Nobody waits while a slot is free: a request is queued only when every slot is taken.
-      if (running < slots && waiting === 0) {
+      // Its client's earlier requests first. No other client's waiting request may take this slot:
+      // every one that could was started when a slot last freed.
+      if (lane.waiting.length === 0 && mayStart(lane, slots)) {
         start(lane);
         return "run";
       }
@@ -108,7 +117,7 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
       const started: Started<T>[] = [];
       // More than one when the limit was raised since: a lowered one frees no slot until enough end.
       const { slots } = limits();
-      for (let next = nextLane(); next && running < slots; next = nextLane()) {
+      for (let next = nextLane(slots); next; next = nextLane(slots)) {
         const item = next.waiting.shift() as T;
         waiting--;
         if (next.waiting.length === 0) queued.delete(next);
