@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { createFairScheduler, type SchedulerLimits } from "./fair-scheduler";
+import { ACTIVE_MS, createFairScheduler, type SchedulerLimits } from "./fair-scheduler";
 
 /** docs/decisions.md, "A fair Partner API"; decisions §17 "The Partner API is fair too". */
 
 function scheduler(limits: SchedulerLimits) {
   const current = { ...limits };
-  return { fair: createFairScheduler<string>(() => current), limits: current };
+  const clock = { ms: 0 };
+  return {
+    fair: createFairScheduler<string>(
+      () => current,
+      () => clock.ms,
+    ),
+    limits: current,
+    clock,
+  };
 }
 
 /** Ends one running request of `client` and returns the items that started in its place. */
@@ -44,10 +52,27 @@ describe("the fair scheduler of Partner API requests", () => {
     expect(fair.arrive("second", "s2")).toBe("queued");
     // Its next request takes the kept slot as soon as its first ends, ahead of the flooder's 97.
     expect(finish(fair, "second")).toEqual(["s2"]);
-    // The flooder's end frees the one slot a client running something may not take…
+  });
+
+  it("holds a flooder to its fair share while another client is active, and gives it back once that client is gone", () => {
+    const { fair, clock } = scheduler({ slots: 5, queuePerClient: 200 });
+    for (let i = 0; i < 100; i++) fair.arrive("flood", `f${i}`);
+    // Alone: every slot but the kept one.
+    expect(fair.counts()).toEqual({ running: 4, waiting: 96 });
+    expect(fair.arrive("second", "s1")).toBe("run");
+    // Two clients active: half of the four shared slots each. The flooder's ends start nothing until it runs fewer than two.
     expect(finish(fair, "flood")).toEqual([]);
-    // …and the next one a slot it may.
-    expect(finish(fair, "flood")).toEqual(["f3"]);
+    expect(finish(fair, "flood")).toEqual([]);
+    expect(finish(fair, "flood")).toEqual(["f4"]);
+    // The second client's request ended: it still counts as active for a while (it sends one at a time)…
+    clock.ms += 10;
+    expect(finish(fair, "second")).toEqual([]);
+    clock.ms += ACTIVE_MS - 20;
+    expect(finish(fair, "flood")).toEqual(["f5"]);
+    // …and once it has been idle that long, the flooder has the shared slots again.
+    clock.ms += 20;
+    expect(finish(fair, "flood")).toEqual(["f6", "f7", "f8"]);
+    expect(fair.counts()).toEqual({ running: 4, waiting: 91 });
   });
 
   it("prefers, at equal running counts, the client served longest ago", () => {

@@ -8,6 +8,12 @@
  *   free. So a client that comes with one request never waits behind a flooder's requests for a slot
  *   to end, whatever the flooder keeps in flight (as the delivery engine keeps attempts for endpoints
  *   holding none).
+ * - Each client runs at most its fair share: the slots but the kept one, divided among the clients
+ *   active now (running or waiting requests, or one ended less than `ACTIVE_MS` ago, so a client
+ *   sending one request at a time counts between its requests), at least one each. A flooder alone
+ *   runs all but the kept slot; beside a second client, half of them. On a CPU-bound process a
+ *   request's time is its work times the requests running beside it: this is what keeps the second
+ *   client's time near its time alone.
  * - A request that may take a free slot runs at once; otherwise it waits in its client's own
  *   first-in-first-out queue, at most `queuePerClient` of them, beyond which it is refused (`full`).
  * - A freed slot goes to a client with waiting requests chosen fairly: the one running the fewest
@@ -40,16 +46,21 @@ export type FairScheduler<T> = {
   counts(): { running: number; waiting: number };
 };
 
+/** How long a client that had a request end still counts among the active clients. */
+export const ACTIVE_MS = 1_000;
+
 type Lane<T> = {
   client: string;
   running: number;
   waiting: T[];
+  /** When a request of this client last arrived or ended (ms of `now`). */
+  activeAt: number;
   /** When this client last had a request started (a sequence number; 0: never while the lane lived). */
   servedAt: number;
 };
 
-/** `limits` is read on every call, so a changed configuration applies from the next request. */
-export function createFairScheduler<T>(limits: () => SchedulerLimits): FairScheduler<T> {
+/** `limits` is read on every call, so a changed configuration applies from the next request; `now` in ms (tests pass their own clock). */
+export function createFairScheduler<T>(limits: () => SchedulerLimits, now: () => number = () => performance.now()): FairScheduler<T> {
   const lanes = new Map<string, Lane<T>>();
   /** Lanes with requests waiting. */
   const queued = new Set<Lane<T>>();
@@ -60,15 +71,23 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
   const laneOf = (client: string): Lane<T> => {
     let lane = lanes.get(client);
     if (!lane) {
-      lane = { client, running: 0, waiting: [], servedAt: 0 };
+      lane = { client, running: 0, waiting: [], activeAt: now(), servedAt: 0 };
       lanes.set(client, lane);
     }
     return lane;
   };
 
-  /** A lane with nothing running and nothing waiting is forgotten: a client that comes back is new. */
-  const forgetIdle = (lane: Lane<T>) => {
-    if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(lane.client);
+  /**
+   * The clients active now; a lane with nothing running or waiting is forgotten `ACTIVE_MS` after its
+   * last request (a client that comes back later is new).
+   */
+  const activeClients = (at: number): number => {
+    let active = 0;
+    for (const lane of lanes.values()) {
+      if (lane.running > 0 || lane.waiting.length > 0 || at - lane.activeAt < ACTIVE_MS) active++;
+      else lanes.delete(lane.client);
+    }
+    return active;
   };
 
   const start = (lane: Lane<T>) => {
@@ -77,14 +96,22 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
     lane.servedAt = ++sequence;
   };
 
-  /** Whether a request of `lane` may run now: a slot is free, and it is not the one kept for clients running nothing. */
-  const mayStart = (lane: Lane<T>, slots: number) => running < slots && (lane.running === 0 || running < slots - (slots > 1 ? 1 : 0));
+  /**
+   * Whether a request of `lane` may run now: a slot is free, and, when its client already runs one,
+   * it is not the slot kept for clients running nothing and the client is below its fair share.
+   */
+  const mayStart = (lane: Lane<T>, slots: number, active: number) => {
+    if (running >= slots) return false;
+    if (lane.running === 0) return true;
+    const shared = slots - (slots > 1 ? 1 : 0);
+    return running < shared && lane.running < Math.max(1, Math.floor(shared / Math.max(1, active)));
+  };
 
   /** The waiting lane that may start running the fewest requests, served longest ago among those. */
-  const nextLane = (slots: number): Lane<T> | undefined => {
+  const nextLane = (slots: number, active: number): Lane<T> | undefined => {
     let best: Lane<T> | undefined;
     for (const lane of queued) {
-      if (!mayStart(lane, slots)) continue;
+      if (!mayStart(lane, slots, active)) continue;
       if (!best || lane.running < best.running || (lane.running === best.running && lane.servedAt < best.servedAt)) best = lane;
     }
     return best;
@@ -93,17 +120,17 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
   return {
     arrive(client, item) {
       const { slots, queuePerClient } = limits();
+      const at = now();
       const lane = laneOf(client);
+      lane.activeAt = at;
+      const active = activeClients(at);
       // Its client's earlier requests first. No other client's waiting request may take this slot:
       // every one that could was started when a slot last freed.
-      if (lane.waiting.length === 0 && mayStart(lane, slots)) {
+      if (lane.waiting.length === 0 && mayStart(lane, slots, active)) {
         start(lane);
         return "run";
       }
-      if (lane.waiting.length >= queuePerClient) {
-        forgetIdle(lane);
-        return "full";
-      }
+      if (lane.waiting.length >= queuePerClient) return "full";
       lane.waiting.push(item);
       queued.add(lane);
       waiting++;
@@ -114,17 +141,19 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
       if (!lane || lane.running === 0) throw new Error(`finish without a running request of ${client}`);
       lane.running--;
       running--;
+      const at = now();
+      lane.activeAt = at;
+      const active = activeClients(at);
       const started: Started<T>[] = [];
       // More than one when the limit was raised since: a lowered one frees no slot until enough end.
       const { slots } = limits();
-      for (let next = nextLane(slots); next; next = nextLane(slots)) {
+      for (let next = nextLane(slots, active); next; next = nextLane(slots, active)) {
         const item = next.waiting.shift() as T;
         waiting--;
         if (next.waiting.length === 0) queued.delete(next);
         start(next);
         started.push({ client: next.client, item });
       }
-      forgetIdle(lane);
       return started;
     },
     withdraw(client, item) {
@@ -134,7 +163,6 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits): FairSched
       lane.waiting.splice(at, 1);
       waiting--;
       if (lane.waiting.length === 0) queued.delete(lane);
-      forgetIdle(lane);
       return true;
     },
     counts: () => ({ running, waiting }),
