@@ -367,6 +367,8 @@ const timedLine = (label: string, t: Timed) =>
 
 /** Whether the checkout at `cwd` has the per-client Partner API limit (docs/decisions.md, §17). */
 const hasRateLimit = (cwd: string) => fs.readFileSync(path.join(cwd, "src", "server", "config.ts"), "utf8").includes("API_RATE_LIMIT_PER_SECOND");
+/** Whether it has the per-process fair queue of Partner API requests too (docs/decisions.md, "A fair Partner API"). */
+const hasFairQueue = (cwd: string) => fs.readFileSync(path.join(cwd, "src", "server", "config.ts"), "utf8").includes("API_MAX_CONCURRENT");
 
 const UPSERTS = Number(process.env.BENCH_ISOLATION_UPSERTS ?? 1000);
 
@@ -386,8 +388,10 @@ async function upsertBench(partner: Partner, slug: string, prefix: string): Prom
 
 async function apiPart(service: RunningService, cwd: string, dataDir: string, serviceEnv: Record<string, string>): Promise<void> {
   const limited = hasRateLimit(cwd);
+  const queued = hasFairQueue(cwd);
   say(
-    `isolation api: the Partner API under one client's flood; this build ${limited ? "has the per-client limit (API_RATE_LIMIT_PER_SECOND, default here)" : "has no per-client limit (API_RATE_LIMIT_PER_SECOND absent)"}`,
+    `isolation api: the Partner API under one client's flood; this build ${limited ? "has the per-client limit (API_RATE_LIMIT_PER_SECOND, default here)" : "has no per-client limit (API_RATE_LIMIT_PER_SECOND absent)"}` +
+      `${queued ? ` and the fair queue (API_MAX_CONCURRENT ${process.env.API_MAX_CONCURRENT ?? "default"}, API_MAX_QUEUED_PER_CLIENT ${process.env.API_MAX_QUEUED_PER_CLIENT ?? "default"})` : ", no fair queue"}`,
   );
   const first: Partner = {
     service,
@@ -434,21 +438,35 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   const withLimit = await upsertBench(first, firstSlug, `u-with-${run}`);
   say(timedLine(`upsert benchmark, concurrency 16, ${limited ? "with the limit (default)" : "no limit in this build"}`, withLimit));
   if (!limited) return;
-  // Without: the same service's code with a limit no client reaches, in a service of its own.
-  const unlimited = await startService(PORT + 2, "bench-isolation-nolimit", { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" }, { worker: "inline", cwd });
+  // Without: the same service's code with a limit no client reaches and no fair queue, in a service of its own.
+  const without = { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000", ...(queued ? { API_MAX_CONCURRENT: "0" } : {}) };
+  const bare = await upsertOn(PORT + 2, "bench-isolation-nolimit", without, cwd, `u-without-${run}`);
+  say(timedLine(`upsert benchmark, concurrency 16, without (limit 10^9/s${queued ? ", API_MAX_CONCURRENT=0" : ""})`, bare));
+  const cost = 1 - withLimit.perSecond / bare.perSecond;
+  say(
+    `  the limit costs the upsert benchmark ${(cost * 100).toFixed(1)} % of its req/s   target ≤ 5 %: ${cost <= 0.05 ? "PASS" : "FAIL"}${withLimit.limited > 0 ? " (not comparable: the rate limit refused some of the measured requests)" : ""}`,
+  );
+  if (!queued) return;
+  // The fair queue alone (its default slots, the rate limit out of reach): what the queue costs, even where the rate limit refuses.
+  const queueOnly = await upsertOn(PORT + 2, "bench-isolation-queueonly", { ...serviceEnv, API_RATE_LIMIT_PER_SECOND: "1000000" }, cwd, `u-queue-${run}`);
+  say(timedLine("upsert benchmark, concurrency 16, the fair queue alone (limit 10^9/s)", queueOnly));
+  const queueCost = 1 - queueOnly.perSecond / bare.perSecond;
+  say(`  the fair queue costs the upsert benchmark ${(queueCost * 100).toFixed(1)} % of its req/s   target ≤ 5 %: ${queueCost <= 0.05 ? "PASS" : "FAIL"}`);
+}
+
+/** The upsert benchmark on a service of its own with `env`. */
+async function upsertOn(port: number, name: string, env: Record<string, string>, cwd: string, prefix: string): Promise<Timed> {
+  const service = await startService(port, name, env, { worker: "inline", cwd });
   try {
     const partner: Partner = {
-      service: unlimited,
-      headers: { authorization: `Bearer ${await partnerToken(unlimited)}`, "content-type": "application/json" },
-      source: unlimited.demo.source,
+      service,
+      headers: { authorization: `Bearer ${await partnerToken(service)}`, "content-type": "application/json" },
+      source: service.demo.source,
     };
-    const slug = await newOwner(partner, "Upsert without limit");
-    const without = await upsertBench(partner, slug, `u-without-${run}`);
-    say(timedLine("upsert benchmark, concurrency 16, without (limit 10^9/s)", without));
-    const cost = 1 - withLimit.perSecond / without.perSecond;
-    say(`  the limit costs the upsert benchmark ${(cost * 100).toFixed(1)} % of its req/s   target ≤ 5 %: ${cost <= 0.05 ? "PASS" : "FAIL"}`);
+    const slug = await newOwner(partner, "Upsert benchmark");
+    return await upsertBench(partner, slug, prefix);
   } finally {
-    await unlimited.stop();
+    await service.stop();
   }
 }
 

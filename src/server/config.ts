@@ -86,6 +86,10 @@ export const EnvVariables = z.object({
   // Token exchanges a second per client id and per client address (bursts twice that); 0 turns each off.
   TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(10),
   TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: z.coerce.number().min(0).max(1_000_000).default(100),
+  // decisions §17: Partner API requests running at once in this process (0: no limit), and what one client may have waiting for them.
+  API_MAX_CONCURRENT: z.coerce.number().int().min(0).max(10_000).default(4),
+  API_MAX_QUEUED_PER_CLIENT: z.coerce.number().int().min(0).max(100_000).default(100),
+  API_MAX_QUEUE_WAIT_SECONDS: z.coerce.number().positive().max(600).default(10),
 });
 /**
  * Validated environment (shared/design/decisions.md §3) → the `Config` the code reads. `Config` is this
@@ -202,6 +206,14 @@ const Env = EnvVariables.superRefine((env, context) => {
     apiRateLimitPerSecond: env.API_RATE_LIMIT_PER_SECOND,
     tokenRateLimitPerSecond: env.TOKEN_RATE_LIMIT_PER_SECOND,
     tokenRateLimitPerAddressPerSecond: env.TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND,
+    /**
+     * Fair queuing of the Partner API in each web process (decisions §17; docs/decisions.md, "A fair
+     * Partner API"): requests running at once (`0`: unlimited), requests one client may have waiting
+     * for a slot, and how long one may wait; beyond either bound 429.
+     */
+    apiMaxConcurrent: env.API_MAX_CONCURRENT,
+    apiMaxQueuedPerClient: env.API_MAX_QUEUED_PER_CLIENT,
+    apiMaxQueueWaitSeconds: env.API_MAX_QUEUE_WAIT_SECONDS,
     /** Audiences of the two gateways (decisions §5): a token of one is refused by the other. */
     partnerAudience: `urn:pis:partner-api:${env.APP_ENV}`,
     ingestionAudience: `urn:pis:ingestion:${env.APP_ENV}`,

@@ -35,6 +35,10 @@ Object.assign(process.env, {
   API_RATE_LIMIT_PER_SECOND: "1000000",
   TOKEN_RATE_LIMIT_PER_SECOND: "1000000",
   TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: "1000000",
+  // The Partner API's fair queue runs at its default number of slots, but its bounds never refuse a
+  // test's requests; fair-queue.int.test.ts sets them to test them.
+  API_MAX_QUEUED_PER_CLIENT: "100000",
+  API_MAX_QUEUE_WAIT_SECONDS: "600",
 });
 resetConfig();
 resetRootSecrets();

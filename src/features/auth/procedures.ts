@@ -13,12 +13,14 @@ import { claimIdempotencyKey, fingerprintOf, holdIdempotencyClaim, isValidIdempo
 import { IDEMPOTENCY_MESSAGES, RATE_LIMIT_MESSAGES } from "./messages";
 import { createRateLimiter, policyOf } from "./rate-limit";
 import { isValidRequestSignature } from "./request-signature";
+import { createRequestSlots } from "./request-slots";
 import type { Gateway, IngestionScope, PartnerScope, Scope } from "./scopes";
 import { verifyAccessTokenCached } from "./tokens";
 
 /**
  * The named procedure builders. Every partner route uses one of them, and the order of checks is
- * fixed here, once: gateway authentication (401) → request limit (429, Partner API) → scope (403) →
+ * fixed here, once: gateway authentication (401) → request limit (429, Partner API) → a slot of the
+ * process's fair queue (wait, or 429; Partner API) → scope (403) →
  * request body hygiene (415/400) → owner slug (404) → owner grant (403) → request signature (401) →
  * `Idempotency-Key` (400/409/422 or a replay) → input validation (422). Each starts from
  * `baseProcedure` (`server/trpc/init.ts`), where a failure gets its status once.
@@ -79,6 +81,34 @@ export async function countRequest(db: Context["db"], rest: RestState, key: stri
   }
 }
 
+/** This process's Partner API slots and their fair queue (docs/decisions.md, "A fair Partner API"). */
+export const partnerSlots = createRequestSlots(() => {
+  const config = getConfig();
+  return { slots: config.apiMaxConcurrent, queuePerClient: config.apiMaxQueuedPerClient, maxWaitMs: config.apiMaxQueueWaitSeconds * 1000 };
+});
+
+/**
+ * decisions §17 "The Partner API is fair too", within a process: at most `API_MAX_CONCURRENT`
+ * requests run at once and a client's others wait their turn, taken fairly across clients; beyond
+ * its queue's bound, or after waiting `API_MAX_QUEUE_WAIT_SECONDS`, 429 as the request limit answers
+ * (its `RateLimit-*` headers included), and nothing is done. What runs under the slot is every later
+ * check and the procedure itself: the costly part of a request.
+ */
+const clientFairShare = t.middleware(async ({ ctx, next }) => {
+  const rest = ctx.rest;
+  if (!rest) return next();
+  const clientId = (ctx as unknown as { client: ApiClient }).client.id;
+  const turn = await partnerSlots.acquire(clientId, rest.whenCallerGone);
+  if (turn.kind === "gone") rest.callerGone = true;
+  if (turn.kind !== "run")
+    throw toTRPCError(errors.tooManyRequests(turn.kind === "timeout" ? RATE_LIMIT_MESSAGES.queueTimeout : RATE_LIMIT_MESSAGES.queueFull, 1));
+  try {
+    return await next();
+  } finally {
+    turn.release();
+  }
+});
+
 function requireScope(scope: Scope) {
   return t.middleware(({ ctx, next }) => {
     const scopes = (ctx as unknown as { tokenScopes: Scope[] }).tokenScopes;
@@ -135,9 +165,16 @@ const idempotencyKey = t.middleware(async ({ ctx, next }) => {
 /** Public REST routes (token exchange): no bearer token, but the same body rules. */
 export const publicRestProcedure = baseProcedure.use(restOnly).use(bodyHygiene);
 
-/** A Partner API caller: authenticated, counted, its scope and body checked. */
+/** A Partner API caller: authenticated, counted, given its turn, its scope and body checked. */
 function partnerCaller(scope: PartnerScope) {
-  return baseProcedure.meta({ scope }).use(restOnly).use(authenticate("partner")).use(clientRequestLimit).use(requireScope(scope)).use(bodyHygiene);
+  return baseProcedure
+    .meta({ scope })
+    .use(restOnly)
+    .use(authenticate("partner"))
+    .use(clientRequestLimit)
+    .use(clientFairShare)
+    .use(requireScope(scope))
+    .use(bodyHygiene);
 }
 
 /** A Partner API route requiring `scope` (spec Authentication, decisions §5). */

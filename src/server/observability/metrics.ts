@@ -126,6 +126,28 @@ function create() {
       buckets: DELAY_BUCKETS,
       registers,
     }),
+    apiRunning: new Gauge({
+      name: "pis_api_requests_running",
+      help: "Partner API requests holding one of this process's slots (at most API_MAX_CONCURRENT)",
+      registers,
+    }),
+    apiQueued: new Gauge({
+      name: "pis_api_requests_queued",
+      help: "Partner API requests waiting in this process for a slot (each client's queue at most API_MAX_QUEUED_PER_CLIENT)",
+      registers,
+    }),
+    apiQueueWait: new Histogram({
+      name: "pis_api_queue_wait_seconds",
+      help: "Time a Partner API request waited for a slot before it ran (0 when one was free)",
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    apiQueueRefusals: new Counter({
+      name: "pis_api_queue_refusals_total",
+      help: "Partner API requests refused with 429 by this process's queue: full (the client's queue at its bound) or timeout (waited API_MAX_QUEUE_WAIT_SECONDS)",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
     renterMessages: new Counter({
       name: "pis_renter_messages_total",
       help: "Renter messages settled by this process, by kind and outcome (sent; kept: no SMTP_URL; retried: refused for now; failed: refused for good or out of time)",
@@ -283,6 +305,26 @@ export function observeWebhookAttempts(
 /** The dispatcher took (`delta` > 0) or settled (`delta` < 0) webhook attempts (docs/decisions.md, "Delivery engine: a dispatcher per worker"). */
 export function observeAttemptsInFlight(delta: number): void {
   metrics().attemptsInFlight.inc(delta);
+}
+
+/**
+ * The Partner API's fair queue (docs/decisions.md, "A fair Partner API"): requests that took a slot
+ * (`running` +1) or gave it back (−1), joined a client's queue (`queued` +1) or left it (−1).
+ */
+export function observeApiSlots(change: { running?: number; queued?: number }): void {
+  const m = metrics();
+  if (change.running) m.apiRunning.inc(change.running);
+  if (change.queued) m.apiQueued.inc(change.queued);
+}
+
+/** A Partner API request took a slot after waiting `seconds` for it. */
+export function observeApiQueueWait(seconds: number): void {
+  metrics().apiQueueWait.observe(seconds);
+}
+
+/** A Partner API request refused by the queue (429). */
+export function observeApiQueueRefusal(reason: "full" | "timeout"): void {
+  metrics().apiQueueRefusals.inc({ reason });
 }
 
 /** Claimed deliveries' waits, in seconds, from falling due to their attempt's start. */

@@ -35,6 +35,13 @@ export type RestState = {
   replay?: KeptAnswer;
   /** Set once a request limit counted this request: the wrapper answers its headers, whatever the status. */
   rateLimit?: RateLimitState;
+  /**
+   * Subscribes to the caller going away before its answer (its connection closed): a request waiting
+   * for a Partner API slot is then dropped unrun (docs/decisions.md, "A fair Partner API").
+   */
+  whenCallerGone?: (listener: () => void) => () => void;
+  /** The caller went away while the request waited: nothing is answered; logged and counted as 499. */
+  callerGone?: boolean;
   /** Set when this request claimed an `Idempotency-Key`: the wrapper calls it with the final answer, to keep it or release the key. */
   settle?: (answer: KeptAnswer) => Promise<void>;
 };
