@@ -35,8 +35,12 @@ Object.assign(process.env, {
   API_RATE_LIMIT_PER_SECOND: "1000000",
   TOKEN_RATE_LIMIT_PER_SECOND: "1000000",
   TOKEN_RATE_LIMIT_PER_ADDRESS_PER_SECOND: "1000000",
-  // The Partner API's fair queue runs at its default number of slots, but its bounds never refuse a
-  // test's requests; fair-queue.int.test.ts sets them to test them.
+  // The Partner API's fair queue takes and frees a slot for every request, but never holds or refuses
+  // a test's: with the default 4 slots a request of one client waits while another client was active
+  // in the last second, and a test holding one request in flight on purpose (an Idempotency-Key's
+  // 409) would wait for itself. fair-queue.int.test.ts sets the limits to test them; the end-to-end
+  // server runs the defaults.
+  API_MAX_CONCURRENT: "1000",
   API_MAX_QUEUED_PER_CLIENT: "100000",
   API_MAX_QUEUE_WAIT_SECONDS: "600",
 });

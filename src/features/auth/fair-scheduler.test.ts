@@ -166,6 +166,12 @@ describe("the fair scheduler of Partner API requests", () => {
 
   it("refuses to end a request that is not running", () => {
     const { fair } = scheduler({ slots: 1, queuePerClient: 1 });
-    expect(() => fair.finish("nobody")).toThrow(/without a running request/);
+    let thrown: unknown;
+    try {
+      fair.finish("nobody");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ kind: "internal", cause: { message: "finish without a running request of nobody" } });
   });
 });

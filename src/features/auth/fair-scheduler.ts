@@ -23,6 +23,8 @@
  *   equal share of the slots: each client runs at most its fair share while others wait.
  */
 
+import { errors } from "../../server/errors";
+
 export type SchedulerLimits = {
   /** Requests running at once, in all. */
   slots: number;
@@ -138,7 +140,8 @@ export function createFairScheduler<T>(limits: () => SchedulerLimits, now: () =>
     },
     finish(client) {
       const lane = lanes.get(client);
-      if (!lane || lane.running === 0) throw new Error(`finish without a running request of ${client}`);
+      // A bug of the gate (an end counted twice): a 500, never a slot freed that was not taken.
+      if (!lane || lane.running === 0) throw errors.internal(new Error(`finish without a running request of ${client}`));
       lane.running--;
       running--;
       const at = now();
