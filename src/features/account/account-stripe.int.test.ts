@@ -218,6 +218,76 @@ describe("Pay now through Stripe: an on-session PaymentIntent for the open delin
     expect(p.deliveredOf("delinquency.resolved")).toHaveLength(1);
   });
 
+  it("a month declined while the renter paid: the payment counts in part, and the rest is a new intent, not the one already paid", async () => {
+    const p = await partner();
+    const email = freshEmail();
+    const { policy, open } = await authenticationRequired(p, "acct-stripe-partial", email);
+    const db = await getDb();
+    const port = paymentPortFor(getConfig()) as PaymentPort;
+    // The renter opens the pay page for month 1's premium…
+    const tab = await openStripePayNow(db, email, policy.id);
+    if (tab.outcome !== "open") throw new Error(tab.outcome);
+    expect(tab.amountCents).toBe(policy.premiumCents);
+    // …month 2 is declined too before the renter pays: the delinquency grows to two premiums…
+    await runBilling(db, monthOf(policy, 2), processorFor(getConfig()));
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0]).toMatchObject({
+      status: "active",
+      amountCents: 2 * policy.premiumCents,
+    });
+    // …and the page's intent (one premium) is paid: counted, the delinquency still open for the rest.
+    await port.confirmIntent(tab.form.intentId, { token: stripe.confirmationToken("pm_card_visa"), returnUrl: tab.form.returnUrl });
+    expect(await payNowReturn(db, email, policy.id, tab.form.intentId)).toBe("paid");
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0].status).toBe("active");
+    expect((await settlementsOf(policy.id)).map((row) => [row.amountCents, row.status])).toEqual([[policy.premiumCents, "succeeded"]]);
+
+    // The rest (one premium again) is a new intent under a key naming what was collected.
+    const rest = await openStripePayNow(db, email, policy.id);
+    if (rest.outcome !== "open") throw new Error(`the rest: ${rest.outcome}`);
+    expect(rest.amountCents).toBe(policy.premiumCents);
+    expect(rest.form.intentId).not.toBe(tab.form.intentId);
+    const key = `pay_now:${policy.policyNumber}:delinquency_${open.id}:${policy.premiumCents}:after_${policy.premiumCents}`;
+    expect(stripe.requests.filter((r) => r.path === "/v1/payment_intents" && r.headers["idempotency-key"] === key)).toHaveLength(1);
+    expect(await payNowWithToken(db, email, policy.id, stripe.confirmationToken("pm_card_visa"))).toEqual({ outcome: "paid" });
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0]).toMatchObject({
+      status: "resolved",
+      settledCents: 2 * policy.premiumCents,
+    });
+    await runDueJobs();
+    expect(await settlementsOf(policy.id)).toHaveLength(2);
+    expect(p.deliveredOf("delinquency.resolved")).toHaveLength(1);
+    expect(await resolvedMessagesTo(email)).toHaveLength(1);
+  });
+
+  it("a tab paying a delinquency another tab already settled: kept as paid twice, applied to nothing else, resolved once", async () => {
+    const p = await partner();
+    const email = freshEmail();
+    const { policy, open } = await authenticationRequired(p, "acct-stripe-twice", email);
+    const db = await getDb();
+    const port = paymentPortFor(getConfig()) as PaymentPort;
+    const first = await openStripePayNow(db, email, policy.id);
+    if (first.outcome !== "open") throw new Error(first.outcome);
+    await runBilling(db, monthOf(policy, 2), processorFor(getConfig()));
+    // A second tab, opened after month 2, pays both premiums: resolved.
+    expect(await payNowWithToken(db, email, policy.id, stripe.confirmationToken("pm_card_visa"))).toEqual({ outcome: "paid" });
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.id, open.id)))[0].status).toBe("resolved");
+    // The first tab's intent (month 1's premium) is paid afterwards.
+    await port.confirmIntent(first.form.intentId, { token: stripe.confirmationToken("pm_card_visa"), returnUrl: first.form.returnUrl });
+    expect(await payNowReturn(db, email, policy.id, first.form.intentId)).toBe("paid");
+    await runDueJobs();
+    const settlements = await settlementsOf(policy.id);
+    expect(settlements.map((row) => [row.amountCents, row.status, row.delinquencyId]).sort()).toEqual(
+      [
+        [2 * policy.premiumCents, "succeeded", open.id],
+        [policy.premiumCents, "succeeded", open.id],
+      ].sort(),
+    );
+    expect((await db.select().from(delinquencies).where(eq(delinquencies.policyId, policy.id))).map((row) => row.status)).toEqual(["resolved"]);
+    expect(p.deliveredOf("delinquency.resolved")).toHaveLength(1);
+    expect(await auditsOf("billing.settle", policy.id)).toHaveLength(1);
+    // Nothing is open, so the page has nothing to pay.
+    expect(await openStripePayNow(db, email, policy.id)).toEqual({ outcome: "nothing_due" });
+  });
+
   it("refuses another renter's policy (404) and a token that is not Stripe's (400); a return naming another intent settles nothing", async () => {
     const p = await partner();
     const email = freshEmail();

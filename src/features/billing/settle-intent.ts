@@ -21,17 +21,21 @@ import { complete, dueOf, settleWith } from "./settle";
  */
 
 /**
- * `pay_now:<policy>:delinquency_<id>:<cents>` (decisions §18: keys derived from our records): one
- * intent per delinquency and amount due, so two tabs and a reload share one; a delinquency grown
- * since (another month declined) is another amount, so another intent.
+ * `pay_now:<policy>:delinquency_<id>:<cents>[:after_<collected>]` (decisions §18: keys derived from
+ * our records): one intent per delinquency and amount due, so two tabs and a reload share one; a
+ * delinquency grown since (another month declined) is another amount, so another intent. What its
+ * settlements already collected is part of the key: paid in part (a month declined while the renter
+ * paid), the rest due may equal the amount first asked, and the same key would bring back the intent
+ * already paid instead of one for the rest.
  */
-export function payNowKey(policyNumber: string, delinquencyId: number, amountCents: number): string {
-  return `pay_now:${policyNumber}:${delinquencyRef(delinquencyId)}:${amountCents}`;
+export function payNowKey(policyNumber: string, delinquencyId: number, amountCents: number, collectedCents = 0): string {
+  const base = `pay_now:${policyNumber}:${delinquencyRef(delinquencyId)}:${amountCents}`;
+  return collectedCents > 0 ? `${base}:after_${collectedCents}` : base;
 }
 
 /** What a `pay_now:` key pays: the policy by number and the delinquency by id. */
 export function payNowTarget(key: string): { policyNumber: string; delinquencyId: number } | undefined {
-  const match = /^pay_now:(.+):delinquency_(\d+):\d+$/.exec(key);
+  const match = /^pay_now:(.+):delinquency_(\d+):\d+(?::after_\d+)?$/.exec(key);
   if (!match) return undefined;
   return { policyNumber: match[1], delinquencyId: Number(match[2]) };
 }
@@ -43,7 +47,7 @@ export function payNowTarget(key: string): { policyNumber: string; delinquencyId
 export async function openSettlementIntent(db: Db, port: PaymentPort, policy: Policy, open: Delinquency): Promise<OpenIntent & { amountCents: number }> {
   const due = await dueOf(db, open);
   const intent = await intentFor(db, port, {
-    idempotencyKey: payNowKey(policy.policyNumber, open.id, due),
+    idempotencyKey: payNowKey(policy.policyNumber, open.id, due, open.amountCents - due),
     amountCents: due,
     currency: "usd",
     description: `Outstanding premium of policy ${policy.policyNumber}`,
