@@ -8,12 +8,17 @@ import { KEEP_SCREENS } from "./helpers";
  * at a phone's width (375 px) and a desktop's (1280 px). With E2E_SCREENS=1 each width is also captured into
  * .data/e2e-screens (looked at by hand; Playwright empties test-results on every run). `framed`: the
  * page frames the renter's page (the embedded flow in a partner portal), which axe-core must check too;
- * `exclude`: a part checked elsewhere (a selector), such as a sandboxed frame no script may enter.
+ * `exclude`: a part checked elsewhere (a selector), such as a sandboxed frame no script may enter;
+ * `widths`: other widths than both (the console's lists and details: a desktop's only).
  */
 export const WIDTHS = [375, 1280] as const;
 
-export async function expectAccessible(page: Page, name: string, options: { screenshot?: boolean; framed?: boolean; exclude?: string } = {}) {
-  for (const width of WIDTHS) {
+export async function expectAccessible(
+  page: Page,
+  name: string,
+  options: { screenshot?: boolean; framed?: boolean; exclude?: string; widths?: readonly number[] } = {},
+) {
+  for (const width of options.widths ?? WIDTHS) {
     await page.setViewportSize({ width, height: width === 375 ? 800 : 900 });
     // Two frames: the page has laid out and painted at the new width before the check.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
