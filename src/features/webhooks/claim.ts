@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../server/db/client";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { RATE_LIMIT_PER_MINUTE } from "./schedule";
@@ -10,6 +10,8 @@ export type ClaimedDelivery = {
   endpoint: WebhookEndpoint;
   event: { event: string; body: string };
   withinRateLimit: boolean;
+  /** When the endpoint's rate window this claim counted into started (its limit lifts 60 s later). */
+  windowStartedAt: Date | null;
 };
 
 type Row = {
@@ -19,6 +21,7 @@ type Row = {
   body: string;
   window_count: number | null;
   window_added: number | null;
+  window_started_at: string | Date | null;
 };
 
 const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
@@ -103,10 +106,30 @@ const PARK_PER_ENDPOINT = 500;
  */
 export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
   if (slots.limit <= 0) return [];
+  return claimedFrom(await withoutSorts<Row>(db, claimDueStatement(slots, now, leaseUntil)));
+}
+
+/**
+ * Runs a claim statement as the dispatcher does. An endpoint's oldest due deliveries come in order
+ * from `webhook_deliveries_due_idx`, reading only the rows taken. Right after a mass change (a bulk
+ * retry of 100,000 failed deliveries) the statistics still say the endpoint waits for a handful, and
+ * the planner would read every open delivery of it through another index and sort them, on every
+ * claim (hundreds of ms each, until autovacuum's next ANALYZE): with sorts off the index's order is
+ * the plan left.
+ */
+export function withoutSorts<T extends Record<string, unknown>>(db: Db, statement: SQL): Promise<T[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_sort = off`);
+    return [...(await tx.execute<Record<string, unknown>>(statement))] as T[];
+  });
+}
+
+/** The statement of `claimDueDeliveries` (its plan is tested in claim-plan.int.test.ts). */
+export function claimDueStatement(slots: ClaimSlots, now: Date, leaseUntil: Date): SQL {
   const windowStart = new Date(now.getTime() - 60_000).toISOString();
   const at = now.toISOString();
   const waiting = sql.raw(`d.status in ('pending', 'retrying', 'rate_limited')`);
-  const rows = await db.execute<Row>(sql`
+  return sql`
     with recursive waiting_endpoints(id) as (
       (select d.endpoint_id from webhook_deliveries d where ${waiting} order by d.endpoint_id limit 1)
       union all
@@ -134,9 +157,12 @@ export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, l
     ), chosen as (
       select id from picked order by rank, md5(endpoint_id || ${at}) limit ${slots.limit}::int
     ), claimed as (
+      -- Chosen rows are locked since \`picked\` (their status rechecked on their latest version as it
+      -- locked them), so the key alone finds them: a status condition here would let stale statistics
+      -- (few waiting rows, right after a bulk retry) plan a scan of every open delivery joined to these.
       update webhook_deliveries d
       set status = 'delivering', lease_expires_at = ${leaseUntil.toISOString()}::timestamptz, updated_at = ${at}::timestamptz
-      from chosen where d.id = chosen.id and ${waiting}
+      from chosen where d.id = chosen.id
       returning d.*
     ), parked as (
       update webhook_deliveries d set next_retry_at = null, updated_at = ${at}::timestamptz
@@ -159,8 +185,7 @@ export async function claimDueDeliveries(db: Db, slots: ClaimSlots, now: Date, l
         ) p
         where e.deleted)
       returning d.id
-    ), ${countedAndSelected(at, windowStart)}`);
-  return claimedFrom(rows);
+    ), ${countedAndSelected(at, windowStart)}`;
 }
 
 /**
@@ -181,9 +206,10 @@ function countedAndSelected(at: string, windowStart: string) {
       on conflict (endpoint_id) do update set
         started_at = case when w.started_at <= ${windowStart}::timestamptz then excluded.started_at else w.started_at end,
         count = case when w.started_at <= ${windowStart}::timestamptz then excluded.count else w.count + excluded.count end
-      returning w.endpoint_id as id, w.count
+      returning w.endpoint_id as id, w.count, w.started_at
     )
-    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added
+    select row_to_json(c) as delivery, row_to_json(e) as endpoint, ev.event, ev.body, s.count as window_count, dm.n as window_added,
+      s.started_at as window_started_at
     from claimed c
     join webhook_endpoints e on e.id = c.endpoint_id
     join webhook_events ev on ev.id = c.event_id
@@ -205,6 +231,7 @@ function claimedFrom(rows: readonly Row[]): ClaimedDelivery[] {
       endpoint: toEndpoint(row.endpoint),
       event: { event: row.event, body: row.body },
       withinRateLimit: row.window_count !== null && before + position <= RATE_LIMIT_PER_MINUTE,
+      windowStartedAt: date(row.window_started_at),
     };
   });
 }

@@ -207,6 +207,32 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     expect(busy.concurrency.max).toBeLessThanOrEqual(10);
   });
 
+  it("rests an endpoint whose rate window is full until the window ends: its excess is settled rate_limited once, not claimed over and over", async () => {
+    const fast = await receiver(200);
+    const limited = await partnerAt(fast.url);
+    const db = await getDb();
+    // 1,000 deliveries already sent in a window that ends in 1.5 s.
+    await db.execute(sql`
+      insert into webhook_rate_windows (endpoint_id, started_at, count) values (${limited.endpointId}, now() - interval '58.5 seconds', 1000)
+      on conflict (endpoint_id) do update set started_at = excluded.started_at, count = excluded.count`);
+    await limited.emit(40);
+    const d = dispatcher({ maxInFlight: 500, endpointMaxInFlight: 10 });
+    d.wake();
+    await until(async () => (await statuses(limited.endpointId)).count("rate_limited") > 0);
+    // One claim's worth is settled rate_limited (retried in 60 s, no attempt used); the others wait, unclaimed.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const resting = await statuses(limited.endpointId);
+    expect(resting.count("rate_limited")).toBe(10);
+    expect(resting.count("pending")).toBe(30);
+    expect(fast.received).toHaveLength(0);
+    // The window ends: the waiting ones go out in a new window.
+    await until(async () => (await statuses(limited.endpointId)).count("delivered") === 30, 10_000);
+    const after = await statuses(limited.endpointId);
+    expect(after.count("rate_limited")).toBe(10);
+    expect(after.rows.filter((row) => row.status === "rate_limited").every((row) => row.attemptNumber === 0)).toBe(true);
+    expect(fast.received).toHaveLength(30);
+  });
+
   it("drains on stop: the attempts in flight finish and are settled, and nothing more is claimed", async () => {
     const slow = await receiver({ status: 200, delayMs: 400 });
     const p = await partnerAt(slow.url);

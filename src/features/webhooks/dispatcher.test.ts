@@ -28,4 +28,11 @@ describe('what a claim may take (docs/decisions.md, "Delivery engine: a dispatch
     expect(claimSlots(options, 200, held, unanswering)).toEqual({ limit: 150, endpointLimit: 10, busy: { we_dead: 9, we_dead_held: 10 } });
     expect(claimSlots(options, 50, held, unanswering)).toEqual({ limit: 50, endpointLimit: 1, busy: { we_dead: 1, we_dead_held: 1 } });
   });
+
+  it("nothing for an endpoint resting at its rate limit, above the reserve or within it", () => {
+    const resting = new Set(["we_limited"]);
+    const held = new Map([["we_limited", 2]]);
+    expect(claimSlots(options, 200, held, new Set(), resting)).toEqual({ limit: 150, endpointLimit: 10, busy: { we_limited: 10 } });
+    expect(claimSlots(options, 50, new Map(), new Set(), resting)).toEqual({ limit: 50, endpointLimit: 1, busy: { we_limited: 1 } });
+  });
 });

@@ -28,6 +28,10 @@ const DEFAULT_POLL_MS = 1_000;
 const MAX_TRACE_CONTEXTS = 10_000;
 /** Endpoints remembered as unanswering (beyond it, a new one keeps its full limit until one is heard from). */
 const MAX_UNANSWERING = 100_000;
+/** Endpoints remembered as resting at their rate limit (beyond it, a new one is claimed as before: its excess settled `rate_limited`). */
+const MAX_RESTING = 100_000;
+/** The rate window (spec: 1000 deliveries per minute per endpoint, a window of one minute). */
+const RATE_WINDOW_MS = 60_000;
 
 type Held = { item: ClaimedDelivery; leaseUntil: Date };
 
@@ -52,6 +56,11 @@ export class Dispatcher {
   private readonly perEndpoint = new Map<string, number>();
   /** Endpoints whose last attempt here got no answer (a timeout, a refused or dropped connection): one attempt at a time. */
   private readonly unanswering = new Set<string>();
+  /**
+   * Endpoints whose rate window is full, until it ends (ms since the epoch): their due deliveries wait,
+   * unclaimed, instead of being claimed over and over only to be settled `rate_limited`.
+   */
+  private readonly resting = new Map<string, number>();
   private readonly toSettle: { outcome: Outcome; held: Held }[] = [];
   private settling: Promise<void> | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
@@ -177,9 +186,13 @@ export class Dispatcher {
     const now = new Date();
     const lease = leaseSeconds();
     const leaseUntil = new Date(now.getTime() + lease * 1000);
-    const slots = claimSlots(this.options, free, this.perEndpoint, this.unanswering);
+    const slots = claimSlots(this.options, free, this.perEndpoint, this.unanswering, this.restingNow(now.getTime()));
     const claimed = await claimDueDeliveries(db, slots, now, leaseUntil);
     if (claimed.length === 0) return 0;
+    for (const { endpoint, withinRateLimit, windowStartedAt } of claimed) {
+      if (withinRateLimit || !windowStartedAt || this.resting.size >= MAX_RESTING) continue;
+      this.resting.set(endpoint.id, windowStartedAt.getTime() + RATE_WINDOW_MS);
+    }
     this.held += claimed.length;
     observeAttemptsInFlight(claimed.length);
     observeAttemptWaits(claimed.map(({ delivery }) => (now.getTime() - (delivery.nextRetryAt ?? delivery.createdAt).getTime()) / 1000));
@@ -217,6 +230,16 @@ export class Dispatcher {
     else this.settleSoon(SETTLE_DELAY_MS);
     // The freed slot may take a waiting delivery (of a capped endpoint too).
     this.wake();
+  }
+
+  /** The endpoints still resting at their rate limit at `at` (those whose window ended are forgotten). */
+  private restingNow(at: number): Set<string> {
+    const now = new Set<string>();
+    for (const [id, until] of this.resting) {
+      if (until > at) now.add(id);
+      else this.resting.delete(id);
+    }
+    return now;
   }
 
   /** Records whether an endpoint answered its last attempt (any HTTP status is an answer). */
@@ -290,13 +313,15 @@ export function reserveOf(options: Pick<DispatcherOptions, "maxInFlight">): numb
  * What one claim may take: with more free slots than the reserve, every endpoint up to its own limit
  * within the slots above the reserve, and an unanswering endpoint (its last attempt here got no answer)
  * one attempt at a time; with only the reserve left, one attempt each for answering endpoints holding
- * none, and nothing for the others.
+ * none, and nothing for the others. A resting endpoint (its rate window full until the window ends)
+ * gets nothing.
  */
 export function claimSlots(
   options: Pick<DispatcherOptions, "maxInFlight" | "endpointMaxInFlight">,
   free: number,
   held: ReadonlyMap<string, number>,
   unanswering: ReadonlySet<string> = new Set(),
+  resting: ReadonlySet<string> = new Set(),
 ): { limit: number; endpointLimit: number; busy: Record<string, number> } {
   const reserve = reserveOf(options);
   const busy: Record<string, number> = {};
@@ -305,10 +330,12 @@ export function claimSlots(
     for (const [id, n] of held) busy[id] = n;
     // An unanswering endpoint may hold one: its busy count leaves it `limit - 1` short of its limit.
     for (const id of unanswering) busy[id] = Math.min(limit, (held.get(id) ?? 0) + limit - 1);
+    for (const id of resting) busy[id] = limit;
     return { limit: free - reserve, endpointLimit: limit, busy };
   }
   for (const id of held.keys()) busy[id] = 1;
   for (const id of unanswering) busy[id] = 1;
+  for (const id of resting) busy[id] = 1;
   return { limit: free, endpointLimit: 1, busy };
 }
 
