@@ -16,7 +16,7 @@ function nodesOf(node: PlanNode): PlanNode[] {
 
 const BACKLOG = 20_000;
 
-describe("the dispatcher's claim reads only the rows it takes (docs/decisions.md, \"Delivery engine: a dispatcher per worker\")", () => {
+describe('the dispatcher\'s claim reads only the rows it takes (docs/decisions.md, "Delivery engine: a dispatcher per worker")', () => {
   it("right after a bulk retry of a backlog the statistics have not seen, a claim of ten reads tens of rows, not the backlog", async () => {
     const db = await getDb();
     const { owner, register } = await webhookPartner();
@@ -41,7 +41,10 @@ describe("the dispatcher's claim reads only the rows it takes (docs/decisions.md
     );
     const reads = nodesOf(plans[0].Plan).filter((node) => node["Relation Name"] === "webhook_deliveries");
     const rowsRead = reads.map((node) => node["Actual Rows"] * node["Actual Loops"]);
-    expect(Math.max(...rowsRead), JSON.stringify(reads.map((node) => [node["Node Type"], node["Index Name"], node["Actual Rows"], node["Actual Loops"]]))).toBeLessThan(100);
+    expect(
+      Math.max(...rowsRead),
+      JSON.stringify(reads.map((node) => [node["Node Type"], node["Index Name"], node["Actual Rows"], node["Actual Loops"]])),
+    ).toBeLessThan(100);
 
     // The claim itself (the explain above ran it: ten are delivering now) takes the next ten.
     const claimed = await claimDueDeliveries(db, slots, new Date(), new Date(Date.now() + 30_000));
