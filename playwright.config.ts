@@ -7,9 +7,19 @@ export const E2E_BASE_URL = `http://localhost:${PORT}`;
 /** End-to-end tests drive Debian's Chromium (never a downloaded browser) against `npm start`. */
 export default defineConfig({
   testDir: "e2e",
-  timeout: 60_000,
+  // The longest test (an accessibility audit of every enrollment step at both widths) takes about
+  // 50 s beside the other lane on two cores: the bound is for a test that hangs, not a budget.
+  timeout: 120_000,
   retries: 0,
-  workers: 1,
+  // Two lanes side by side against the one server, each running its files one at a time: the
+  // accessibility audits (pages they make for themselves, or messages rendered locally) beside every
+  // other spec, which keep their one-at-a-time order (some arm processor declines, count deliveries,
+  // or sign in and out) as before. A lane is a project of one worker.
+  workers: 2,
+  projects: [
+    { name: "flows", testIgnore: /accessibility-[a-z-]+\.spec\.ts$/, workers: 1 },
+    { name: "accessibility", testMatch: /accessibility-[a-z-]+\.spec\.ts$/, workers: 1 },
+  ],
   reporter: [["list"]],
   use: {
     baseURL: E2E_BASE_URL,
