@@ -1,4 +1,5 @@
 import https from "node:https";
+import tls from "node:tls";
 import { resolveDestination } from "./destination-guard";
 import { parseRetryAfter, REQUEST_TIMEOUT_MS } from "./schedule";
 
@@ -13,7 +14,20 @@ export type PostResult = {
 
 export type Resolve = (hostname: string, signal: AbortSignal) => ReturnType<typeof resolveDestination>;
 
-const agent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: REQUEST_TIMEOUT_MS });
+/**
+ * Every connection's TLS context, made once: the default one (the system's CAs and NODE_EXTRA_CA_CERTS,
+ * certificates verified as before). Without it `tls.connect` builds a new one per connection, about
+ * 0.3 ms of CPU each: hundreds at once when a hundred receivers that never answer time out together
+ * and are connected to again. TLS sessions of up to 1,000 destinations are kept for resumption (the
+ * default 100 thrashes beyond 100 endpoints).
+ */
+const agent = new https.Agent({
+  keepAlive: true,
+  maxSockets: 64,
+  timeout: REQUEST_TIMEOUT_MS,
+  secureContext: tls.createSecureContext(),
+  maxCachedSessions: 1_000,
+});
 const EXCERPT_BYTES = 512;
 
 export const TIMEOUT_FAILURE = `timeout: no complete answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
