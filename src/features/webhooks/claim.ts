@@ -98,7 +98,8 @@ const PARK_PER_ENDPOINT = 500;
  * found by a skip scan of `webhook_deliveries_due_idx` (one index probe per endpoint, whatever its
  * backlog); each active endpoint gives at most its free slots of its oldest due deliveries (a
  * LATERAL reading only those index entries, `FOR UPDATE SKIP LOCKED`, so several worker processes
- * share the work and never take one delivery twice); then the first due delivery of every
+ * share the work and never take one delivery twice; one, while the endpoint has never answered a
+ * delivery with a 2xx: slow start); then the first due delivery of every
  * endpoint comes before the second of any, in an order drawn anew each claim, up to `limit`.
  * The chosen ones are claimed with the lease and counted into their rate windows exactly as
  * `claimDeliveries` does, and the same statement parks the scheduled tries of endpoints that are not
@@ -139,7 +140,8 @@ export function claimDueStatement(slots: ClaimSlots, now: Date, leaseUntil: Date
       select key as id, value::int as n from jsonb_each_text(${JSON.stringify(slots.busy)}::jsonb)
     ), endpoint as materialized (
       select e.id, e.status, e.deleted_at is not null as deleted,
-        least(${slots.limit}::int, greatest(0, ${slots.endpointLimit}::int - coalesce(b.n, 0))) as free
+        least(${slots.limit}::int, greatest(0,
+          (case when e.first_delivered_at is null then 1 else ${slots.endpointLimit}::int end) - coalesce(b.n, 0))) as free
       from waiting_endpoints w join webhook_endpoints e on e.id = w.id left join busy b on b.id = e.id
       where w.id is not null
     ), picked as materialized (
@@ -270,6 +272,7 @@ function toEndpoint(row: Record<string, unknown>): WebhookEndpoint {
     suspensionReason: (row.suspension_reason as string | null) ?? null,
     staticHeaders: (row.static_headers as Record<string, string> | null) ?? {},
     deletedAt: date(row.deleted_at),
+    firstDeliveredAt: date(row.first_delivered_at),
     createdAt: date(row.created_at) as Date,
     updatedAt: date(row.updated_at) as Date,
   };

@@ -9,7 +9,7 @@ import { LEASE_FAILURE, type PostResult, postJson, type Resolve } from "./http-p
 import { WEBHOOK_MESSAGES } from "./messages";
 import { delayBeforeRetry, MAX_ATTEMPTS, RATE_LIMIT_PER_MINUTE, RATE_LIMIT_RETRY_SECONDS, REQUEST_TIMEOUT_MS } from "./schedule";
 import { signingSecretsFor } from "./secrets";
-import { type Outcome, settleDeliveries } from "./settle";
+import { type Outcome, recordFirstDelivered, settleDeliveries } from "./settle";
 import { signatureHeader } from "./signing";
 import { operatorHeaders } from "./static-headers";
 import { TEST_HEADER } from "./test-events";
@@ -53,6 +53,7 @@ export async function attemptDeliveries(ids: string[], clock: Clock = systemCloc
   const resolve = batchResolver(deadline);
   const outcomes = await Promise.all(claimed.map((item) => attemptClaimed(db, item, now, resolve, deadline)));
   const settled = await settleDeliveries(db, outcomes, leaseUntil);
+  await recordFirstDelivered(db, claimed, settled, now);
   // A delivery is recorded in its event's transaction: its creation is the event's.
   observeWebhookAttempts(
     outcomes.flatMap((outcome, i) => (outcome.attempt ? [{ ...outcome.attempt, eventCreatedAt: claimed[i].delivery.createdAt }] : [])),

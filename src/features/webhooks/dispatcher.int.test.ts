@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "../../server/config";
@@ -10,7 +10,7 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { Dispatcher } from "./dispatcher";
 import { emitEvents } from "./emit";
 import { webhookPartner } from "./webhook-test-helpers";
-import { webhookAttempts, webhookDeliveries } from "./webhooks.table";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./webhooks.table";
 
 const receiver = receiversOfThisFile();
 const running: Dispatcher[] = [];
@@ -31,10 +31,14 @@ afterEach(async () => {
   );
 });
 
-/** A partner (its own owner) with one endpoint at `url`, and a way to emit `n` events to it in one statement. */
-async function partnerAt(url: string) {
+/**
+ * A partner (its own owner) with one endpoint at `url`, and a way to emit `n` events to it in one
+ * statement. The endpoint has answered before (its slow start over) unless `untried`.
+ */
+async function partnerAt(url: string, { untried = false } = {}) {
   const { owner, register } = await webhookPartner();
   const endpointId = await register(url, ["prospect.created"]);
+  if (!untried) await (await getDb()).update(webhookEndpoints).set({ firstDeliveredAt: new Date() }).where(eq(webhookEndpoints.id, endpointId));
   const emit = async (n: number) => {
     const db = await getDb();
     const inputs = Array.from({ length: n }, (_, i) => ({
@@ -137,6 +141,50 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     hook.concurrency.max = 0;
     await until(async () => (await statuses(p.endpointId)).count("delivered") === 30, 30_000);
     expect(hook.concurrency.max).toBeGreaterThan(1);
+  });
+
+  it("holds one attempt at a time of an endpoint that has never answered a 2xx (slow start), and its full limit once one is delivered", async () => {
+    const hook = await receiver({ status: 200, delayMs: 300 });
+    const p = await partnerAt(hook.url, { untried: true });
+    await p.emit(30);
+    dispatcher();
+    await until(async () => (await statuses(p.endpointId)).count("delivered") === 30, 30_000);
+    // The first attempt went alone: the second one left only once the first was answered.
+    const [first, second] = hook.received;
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(290);
+    expect(hook.concurrency.max).toBe(10);
+    const [endpoint] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, p.endpointId));
+    expect(endpoint.firstDeliveredAt).toBeInstanceOf(Date);
+  });
+
+  it("holds one attempt of an untried endpoint that never answers, in every claim, and its other deliveries wait unclaimed", async () => {
+    const hanging = await receiver({ status: 200, delayMs: 60_000 });
+    const p = await partnerAt(hanging.url, { untried: true });
+    await p.emit(20);
+    const d = dispatcher();
+    await until(() => hanging.received.length === 1);
+    await p.emit(5);
+    d.wake();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hanging.received).toHaveLength(1);
+    expect(d.inFlight).toBe(1);
+    const after = await statuses(p.endpointId);
+    expect(after.count("delivering")).toBe(1);
+    expect(after.count("pending")).toBe(24);
+    const [endpoint] = await (await getDb()).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, p.endpointId));
+    expect(endpoint.firstDeliveredAt).toBeNull();
+  });
+
+  it("starts attempts to receivers not known to answer at most 100 a second, 10 at once: 30 new endpoints' first attempts spread over 0.2 s", async () => {
+    const hooks = await Promise.all(Array.from({ length: 30 }, () => receiver({ status: 200, delayMs: 60_000 })));
+    const partners = await Promise.all(hooks.map((hook) => partnerAt(hook.url, { untried: true })));
+    for (const p of partners) await p.emit(1);
+    dispatcher();
+    await until(() => hooks.every((hook) => hook.received.length === 1));
+    const arrivals = hooks.map((hook) => hook.received[0].receivedAt).sort((x, y) => x - y);
+    // The k-th start waits (k - 10) × 10 ms; an arrival follows its start by a connection's latency.
+    for (const [k, at] of arrivals.entries()) expect(at - arrivals[0]).toBeGreaterThanOrEqual((k - 10) * 10 - 20);
+    expect(arrivals[29] - arrivals[0]).toBeGreaterThanOrEqual(170);
   });
 
   it("never holds more attempts in all than WEBHOOK_MAX_IN_FLIGHT", async () => {

@@ -9,7 +9,8 @@ import { tracingOn } from "../../server/observability/tracing";
 import { type ClaimedDelivery, claimDueDeliveries } from "./claim";
 import { attemptClaimed, batchResolver, leaseDeadline, leaseSeconds } from "./deliver";
 import { LEASE_FAILURE } from "./http-post";
-import { type Outcome, settleDeliveries } from "./settle";
+import { Pacer, pause } from "./pacer";
+import { type Outcome, recordFirstDelivered, settleDeliveries } from "./settle";
 
 export type DispatcherOptions = {
   /** Attempts held at once (WEBHOOK_MAX_IN_FLIGHT). */
@@ -32,6 +33,14 @@ const MAX_UNANSWERING = 100_000;
 const MAX_RESTING = 100_000;
 /** The rate window (spec: 1000 deliveries per minute per endpoint, a window of one minute). */
 const RATE_WINDOW_MS = 60_000;
+/**
+ * Attempts to receivers not known to answer (never answered a 2xx, or silent at their last attempt
+ * here) start at most this many a second, this many at once: each opens a new TLS connection (about
+ * a millisecond of this process's CPU, and the receiver's), and a hundred at once would stall the
+ * event loop the other endpoints' attempts share.
+ */
+const UNTRIED_STARTS_PER_SECOND = 100;
+const UNTRIED_STARTS_BURST = 10;
 
 type Held = { item: ClaimedDelivery; leaseUntil: Date };
 
@@ -40,8 +49,9 @@ type Held = { item: ClaimedDelivery; leaseUntil: Date };
  * worker"; shared decisions §17). An attempt waiting on a receiver holds a socket and one of
  * `maxInFlight` slots, nothing else: no job slot, no database connection, no batch of other
  * endpoints' deliveries. The loop claims due deliveries fairly across endpoints (at most
- * `endpointMaxInFlight` of one endpoint held at once, `claimDueDeliveries`), starts each attempt as
- * a plain promise, and settles finished attempts in batches, each delivery fenced by its own lease,
+ * `endpointMaxInFlight` of one endpoint held at once, one while it has never answered a 2xx:
+ * `claimDueDeliveries`), starts each attempt as a plain promise (those to receivers not known to answer
+ * paced, each opening a TLS connection), and settles finished attempts in batches, each delivery fenced by its own lease,
  * so one endpoint's slow answer never delays another's settle. It is woken by the delivery jobs the
  * statements writing deliveries add in their transaction (`webhook_delivery__attempt`), by freed
  * slots, and by a poll as the backstop; a claim the database refuses is tried again after the worker's
@@ -71,6 +81,7 @@ export class Dispatcher {
   private readonly traces = new Map<string, <T>(run: () => T) => T>();
   private idle: (() => void) | undefined;
   private readonly pollMs: number;
+  private readonly untriedStarts = new Pacer(UNTRIED_STARTS_PER_SECOND, UNTRIED_STARTS_BURST);
 
   constructor(private readonly options: DispatcherOptions) {
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
@@ -206,7 +217,10 @@ export class Dispatcher {
       const inContext = this.traces.get(item.delivery.id);
       this.traces.delete(item.delivery.id);
       const attempt = () => attemptClaimed(db, item, now, resolve, deadline);
-      (inContext ? inContext(attempt) : attempt()).then(
+      const run = () => (inContext ? inContext(attempt) : attempt());
+      const untried = item.endpoint.firstDeliveredAt === null || this.unanswering.has(item.endpoint.id);
+      const wait = untried ? this.untriedStarts.delayMs() : 0;
+      (wait > 0 ? pause(wait, deadline).then(run) : run()).then(
         (outcome) => this.finished(held, outcome),
         // attemptClaimed never throws; should it, the lease lapses and the reaper counts the attempt.
         (error: unknown) => {
@@ -272,6 +286,12 @@ export class Dispatcher {
         db,
         batch.map(({ outcome }) => outcome),
         batch[0].held.leaseUntil,
+      );
+      await recordFirstDelivered(
+        db,
+        batch.map(({ held }) => held.item),
+        settled,
+        new Date(),
       );
       const created = new Map(batch.map(({ held }) => [held.item.delivery.id, held.item.delivery.createdAt]));
       observeWebhookAttempts(

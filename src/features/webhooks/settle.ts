@@ -4,7 +4,7 @@ import { logger } from "../../server/log";
 import { toDelivery } from "./claim";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { deliveryJobsFrom } from "./webhook_delivery__attempt";
-import type { WebhookDelivery } from "./webhooks.table";
+import type { WebhookDelivery, WebhookEndpoint } from "./webhooks.table";
 
 /** What one attempt (or a decision not to send) leaves on a delivery. */
 export type Outcome = {
@@ -132,4 +132,31 @@ async function settle(db: Db, outcomes: Outcome[], leaseUntil: Date, withAttempt
     )
     select s.*, (select count(*) from attempts) as _attempts, (select count(*) from jobs) as _jobs from settled s`);
   return rows.map(toDelivery);
+}
+
+/**
+ * Records the endpoints of `claimed` not yet on record as answering whose delivery `settled` shows
+ * delivered: from then on every worker process gives them their full limit of attempts in flight
+ * (slow start ends; docs/decisions.md, "Delivery engine: a dispatcher per worker"). Once in an
+ * endpoint's life; a non-key column, so it never waits for the foreign-key locks of transactions
+ * emitting its deliveries. Never throws: should the database refuse, the endpoint stays at one
+ * attempt at a time until a later delivery records it.
+ */
+export async function recordFirstDelivered(
+  db: Db,
+  claimed: readonly { endpoint: WebhookEndpoint }[],
+  settled: readonly WebhookDelivery[],
+  at: Date,
+): Promise<void> {
+  const untried = new Set(claimed.flatMap(({ endpoint }) => (endpoint.firstDeliveredAt === null ? [endpoint.id] : [])));
+  if (untried.size === 0) return;
+  const answered = [...new Set(settled.flatMap((d) => (d.status === "delivered" && untried.has(d.endpointId) ? [d.endpointId] : [])))].sort();
+  if (answered.length === 0) return;
+  try {
+    await db.execute(sql`
+      update webhook_endpoints set first_delivered_at = ${at.toISOString()}::timestamptz
+      where id in (select jsonb_array_elements_text(${JSON.stringify(answered)}::jsonb)) and first_delivered_at is null`);
+  } catch (error) {
+    logger().warn({ err: error, endpoints: answered.length }, "endpoints' first delivery could not be recorded");
+  }
 }

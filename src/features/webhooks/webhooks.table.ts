@@ -31,6 +31,12 @@ export const webhookEndpoints = pgTable(
     /** Operator-configured static headers (spec Delivery mechanics 5); never set through the API. */
     staticHeaders: jsonb("static_headers").$type<Record<string, string>>().notNull().default({}),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /**
+     * When a delivery to it was first answered with a 2xx; null until then. Until an endpoint has shown
+     * it answers, a worker process holds one attempt of it at a time (docs/decisions.md, "Delivery
+     * engine: a dispatcher per worker", slow start).
+     */
+    firstDeliveredAt: timestamp("first_delivered_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
