@@ -12,9 +12,13 @@ import { partnerToken, type RunningService, startService } from "./lib/service";
  * real processes (`scripts/start.ts`, `scripts/worker.ts`) and real HTTPS receivers on loopback: a
  * fast one (200 at once), hanging ones (accept, read, never answer), a slow one (200 after 9 s).
  * Every figure is printed beside its baseline measured in the same run, and the ratio.
- *   delay parts (`hanging`, `hanging100`, `slow`, `recovery`; `delay` = all four): owner A creates
- *     prospects at 10/s through the API; the delay from each POST's answer to the `prospect.created`
- *     delivery's arrival at A's fast receiver, p50/p99, alone (the baseline) then beside the noise;
+ *   delay parts (`hanging`, `hanging100`, `fast100`, `slow`, `recovery`; `delay` = all five): owner A
+ *     creates prospects at 10/s through the API; the delay from each POST's answer to the
+ *     `prospect.created` delivery's arrival at A's fast receiver, p50/p99, alone (the baseline) then
+ *     beside the noise, with A's six worst delays and when in the phase they were created;
+ *     `fast100` is the control of `hanging100`: the same API traffic (two owners, 100 endpoints, one
+ *     event a second each) to receivers that answer at once, so what the hanging costs is told apart
+ *     from what the noise's own requests cost the two cores;
  *   `drain`: 45,000 deliveries to 50 endpoints emitted with WORKER=off, then one worker process;
  *     deliveries/s, missing and duplicated (X-Webhook-Delivery), against the baseline commit's engine
  *     (BENCH_BASELINE=<checkout> or BENCH_BASELINE_COMMIT, default 79d5b64, in a worktree of its own);
@@ -34,7 +38,7 @@ const API_ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 4);
 const DRAIN_ENDPOINTS = 50;
 const DRAIN_EVENTS = 900; // × 50 endpoints = 45,000 deliveries; 900 per endpoint, under 1,000 a minute
 const DRAIN_TIMEOUT_SECONDS = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 120);
-const DELAY_PARTS = ["hanging", "hanging100", "slow", "recovery"] as const;
+const DELAY_PARTS = ["hanging", "hanging100", "fast100", "slow", "recovery"] as const;
 
 const pct = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
@@ -156,6 +160,12 @@ async function delayPhase(
     if (!firstArrival.has(id)) firstArrival.set(id, arrival.at);
   }
   const delays = [...firstArrival].map(([id, at]) => at - (answeredAt.get(id) ?? at));
+  const t0 = Math.min(...answeredAt.values());
+  const worst = [...firstArrival]
+    .map(([id, at]) => [at - (answeredAt.get(id) ?? at), ((answeredAt.get(id) ?? at) - t0) / 1000] as const)
+    .sort((x, y) => y[0] - x[0])
+    .slice(0, 6);
+  say(`  ${label}: worst delays ${worst.map(([delay, t]) => `${delay} ms (created at +${t.toFixed(1)} s)`).join(", ")}`);
   return {
     label,
     created: answeredAt.size,
@@ -250,6 +260,15 @@ async function delayParts(service: RunningService, tls: { key: string; cert: str
       say(`  ${"".padEnd(44)} the hanging receivers got ${hanging.requests() - before} requests`);
       await noise.stop();
       await settle();
+    }
+    if (parts.includes("fast100")) {
+      const fast100 = await startBenchReceivers(100, tls);
+      const noise = await noiseOf("F fast100", fast100.urls, 1);
+      const result = await delayPhase("beside 100 fast endpoints (control)", partner, a, noise.run);
+      reportDelay(result, alone);
+      await noise.stop();
+      await settle();
+      await fast100.close();
     }
     if (parts.includes("slow")) {
       const noise = await noiseOf("D slow", slow.urls, 10);
