@@ -308,8 +308,23 @@ async function delayParts(service: RunningService, tls: { key: string; cert: str
         `  recovery: ${RECOVERY_DELIVERIES.toLocaleString("en-US")} failed deliveries made in ${madeSeconds.toFixed(1)} s; retry route matched ${recovery.matched.toLocaleString("en-US")}`,
       );
       const before = recoveryReceiver.arrivals.length;
+      const phaseStart = Date.now();
+      let retried: number | undefined;
+      // When the retry job has made every delivery due again (its row done).
+      const watch = (async () => {
+        while (retried === undefined && Date.now() - phaseStart < 60_000) {
+          const [row] = await sql<{ done: boolean }[]>`
+            select status = 'done' as done from bulk_retries where filter->>'endpoint_id' = ${endpoint} order by id desc limit 1`;
+          if (row?.done) retried = (Date.now() - phaseStart) / 1000;
+          else await sleep(250);
+        }
+      })();
       const result = await delayPhase("during R's 100,000-delivery recovery", partner, a);
+      await watch;
       reportDelay(result, alone);
+      const rAt = recoveryReceiver.arrivals.slice(before).map((arrival) => (arrival.at - phaseStart) / 1000);
+      const rAtText = [1, 100, 500, 1000].map((k) => (rAt[k - 1] === undefined ? `#${k} —` : `#${k} +${rAt[k - 1].toFixed(1)} s`)).join(", ");
+      say(`  ${"".padEnd(44)} the retry job made all 100,000 due by +${retried?.toFixed(1) ?? "—"} s; R's arrivals ${rAtText}`);
       const statuses = await sql<{ status: string; n: number }[]>`
         select status, count(*)::int as n from webhook_deliveries where endpoint_id = ${endpoint} group by status order by status`;
       say(

@@ -7,6 +7,7 @@ import { receiversOfThisFile } from "../../test/https-receiver";
 import { queuedJobs, runDueJobs } from "../../test/jobs";
 import { auditLog } from "../audit/audit-log.table";
 import { bulkRetries } from "./console/bulk-retries.table";
+import { BULK_RETRY_CHUNK, runBulkRetry } from "./console/retry";
 import { emitEvent } from "./emit";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { createProvider } from "./providers";
@@ -110,6 +111,34 @@ describe("self-serve recovery (decisions §16 Recovery)", () => {
     await runDueJobs();
     expect(hook.received.map((r) => r.headers["x-webhook-delivery"])).toEqual([retrying]);
     expect((await statusOf([retrying]))[retrying]).toBe("delivered");
+  });
+
+  it("re-enqueues a recovery larger than a chunk chunk by chunk, each delivery once, creation-time ties across a chunk's edge included", async () => {
+    const { owner, token, base, register } = await webhookPartner();
+    const endpoint = await register((await receiver(200)).url, ["prospect.created"]);
+    const count = 2 * BULK_RETRY_CHUNK + 7;
+    const db = await getDb();
+    // Every chunk's edge falls among deliveries created in the same microsecond: only their ids order them.
+    await db.execute(sql`
+      with events as (
+        insert into webhook_events (owner_id, event, body)
+        select ${owner.id}, 'prospect.created', '{}' from generate_series(1, ${count}) returning id
+      )
+      insert into webhook_deliveries (id, event_id, endpoint_id, owner_id, event, status, attempt_number, created_at)
+      select 'wd_chunks_' || events.id, events.id, ${endpoint}, ${owner.id}, 'prospect.created', 'failed', 25,
+        timestamptz '2026-11-20T10:00:00.123456Z' + (events.id % 3) * interval '1 microsecond' from events`);
+    const answer = await call("POST", `${base}/${endpoint}/deliveries/retry`, { token, body: { status: "failed", since: "2026-11-20T08:00:00Z" } });
+    expect(answer.body).toEqual({ status_code: 202, matched: count });
+    const [bulk] = await db.select().from(bulkRetries).where(eq(bulkRetries.ownerId, owner.id));
+    expect(await runBulkRetry(db, bulk.id)).toMatchObject({ status: "done", matched: count, enqueued: count });
+    const [left] = await db.execute<{ pending: number; failed: number }>(sql`
+      select count(*) filter (where status = 'pending')::int as pending, count(*) filter (where status = 'failed')::int as failed
+      from webhook_deliveries where endpoint_id = ${endpoint}`);
+    expect(left).toEqual({ pending: count, failed: 0 });
+    // Their jobs (and the bulk retry's own, finding it done) leave nothing queued for the next tests: the endpoint disabled, they only park.
+    await db.execute(sql`update webhook_endpoints set status = 'disabled' where id = ${endpoint}`);
+    await runDueJobs();
+    expect(await queuedJobs("webhook_delivery__bulk_retry")).toEqual([]);
   });
 
   it("refuses bad input with 422, another owner's endpoint with 404, a second while one is queued with 409, and changes nothing", async () => {

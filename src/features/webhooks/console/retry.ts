@@ -90,12 +90,16 @@ export async function countFailedDeliveries(db: Tx, input: z.input<typeof bulkRe
 
 /** Deliveries re-enqueued per transaction: each chunk's progress is visible as it commits. */
 export const BULK_RETRY_CHUNK = 2500;
+/** The longest pause between two chunks (a chunk slowed by a busy database does not stall the retry). */
+const BULK_RETRY_MAX_PAUSE_MS = 2_000;
 
 /**
- * Runs a queued bulk retry: takes it (once: a second run finds it taken), lists the failed
- * deliveries matching its filter up to its cutoff, and re-enqueues them chunk by chunk with the
- * Partner API retry's semantics (`reenqueueDeliveries`), recording progress after each chunk. A
- * delivery no longer failed by then (retried meanwhile) is skipped.
+ * Runs a queued bulk retry: takes it (once: a second run finds it taken), reads the failed
+ * deliveries matching its filter up to its cutoff a chunk at a time, oldest first, and re-enqueues
+ * each chunk with the Partner API retry's semantics (`reenqueueDeliveries`), recording progress after
+ * it and then pausing as long as it took (at most 2 s), so a retry of 100,000 takes at most half the
+ * database's time while other endpoints' deliveries and the API go on. A delivery no longer failed
+ * by then (retried meanwhile) is skipped; one that failed again after its chunk is not taken twice.
  *
  * `resume` (the job): a bulk retry still `running` is taken too. Its one job runs again only when
  * the worker that ran it died mid-way (a failed run marks the row `failed`; a dead worker's job is
@@ -113,18 +117,37 @@ export async function runBulkRetry(db: Db, id: number, options: { resume?: boole
   if (!bulk) return undefined;
   try {
     const filter = parseFilter(bulk.filter);
-    const ids = (
-      await db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(await failedConditions(db, filter, bulk.cutoff))
-    ).map((row) => row.id);
+    const conditions = await failedConditions(db, filter, bulk.cutoff);
     let enqueued = bulk.enqueued;
-    for (let at = 0; at < ids.length; at += BULK_RETRY_CHUNK) {
+    let chunkMs = 0;
+    // Read a chunk at a time in (created_at, id) order, the order of every index the filters use: a
+    // list of 100,000 ids read at once took the web process's event loop for ~100 ms to parse.
+    let after: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      // Every chunk after the first waits as long as the one before it took: the database spends at
+      // most half its time on the retry, and the other endpoints' claims and the API's writes keep theirs.
+      if (after) await new Promise((resolve) => setTimeout(resolve, Math.min(BULK_RETRY_MAX_PAUSE_MS, chunkMs)));
+      const chunkStarted = performance.now();
+      const page = await db
+        .select({ id: webhookDeliveries.id, createdAt: sql<string>`${webhookDeliveries.createdAt}::text` })
+        .from(webhookDeliveries)
+        .where(
+          after ? and(conditions, sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.id}) > (${after.createdAt}::timestamptz, ${after.id})`) : conditions,
+        )
+        .orderBy(webhookDeliveries.createdAt, webhookDeliveries.id)
+        .limit(BULK_RETRY_CHUNK);
+      if (page.length === 0) break;
       await db.transaction(async (tx) => {
-        enqueued += await reenqueueDeliveries(tx, ids.slice(at, at + BULK_RETRY_CHUNK), [filter.status ?? "failed"]);
+        enqueued += await reenqueueDeliveries(
+          tx,
+          page.map((row) => row.id),
+          [filter.status ?? "failed"],
+        );
         await tx.update(bulkRetries).set({ enqueued }).where(eq(bulkRetries.id, id));
       });
+      chunkMs = performance.now() - chunkStarted;
+      after = page[page.length - 1];
+      if (page.length < BULK_RETRY_CHUNK) break;
     }
     const [done] = await db.update(bulkRetries).set({ status: "done", enqueued, finishedAt: sql`now()` }).where(eq(bulkRetries.id, id)).returning();
     return done;
