@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
@@ -6,6 +7,7 @@ import { call } from "../../test/http";
 import { WEBHOOK_MESSAGES } from "./messages";
 import { createProvider } from "./providers";
 import { webhookPartner } from "./webhook-test-helpers";
+import { webhookEndpoints } from "./webhooks.table";
 
 afterEach(() => {
   process.env.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS = "1";
@@ -41,6 +43,24 @@ describe("webhook endpoints, owner routes (spec Webhook endpoint, decisions §7)
     expect((await call("DELETE", `${base}/${id}`, { token })).status).toBe(200);
     expect((await call("PUT", `${base}/${id}`, { token, body: { endpoint: { status: "active" } } })).status).toBe(404);
     expect((await call<{ endpoints: unknown[] }>("GET", base, { token })).body.endpoints).toEqual([]);
+  });
+
+  it("starts a new destination's slow start again: the same destination keeps its record, another one loses it", async () => {
+    const { base, token } = await webhookPartner();
+    const created = await call<{ endpoint: { id: string } }>("POST", base, {
+      token,
+      body: { endpoint: { name: "Main", destination_url: "https://localhost:9/hook", events: ["prospect.ready"] } },
+    });
+    const id = created.body.endpoint.id;
+    const db = await getDb();
+    const answered = new Date("2026-11-01T00:00:00Z");
+    await db.update(webhookEndpoints).set({ firstDeliveredAt: answered }).where(eq(webhookEndpoints.id, id));
+    const firstDelivered = async () => (await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0].firstDeliveredAt;
+    await call("PUT", `${base}/${id}`, { token, body: { endpoint: { name: "Renamed", destination_url: "https://localhost:9/hook" } } });
+    expect(await firstDelivered()).toEqual(answered);
+    const moved = await call("PUT", `${base}/${id}`, { token, body: { endpoint: { destination_url: "https://localhost:10/hook" } } });
+    expect(moved.status).toBe(200);
+    expect(await firstDelivered()).toBeNull();
   });
 
   it("refuses plain HTTP, unknown events, wildcards and missing fields with 422", async () => {

@@ -142,7 +142,11 @@ export async function updateEndpoint(db: Tx, subscriber: Subscriber, id: string,
       .update(webhookEndpoints)
       .set({
         ...(fields.name !== undefined ? { name: fields.name } : {}),
-        ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
+        // A new destination has not shown it answers: its slow start begins again (docs/decisions.md,
+        // "Delivery engine: a dispatcher per worker").
+        ...(fields.destination_url !== undefined && fields.destination_url !== before.destinationUrl
+          ? { destinationUrl: fields.destination_url, firstDeliveredAt: null }
+          : {}),
         ...(fields.events !== undefined ? { events: [...new Set(fields.events)] } : {}),
         // A status set by the partner or staff replaces an automatic suspension's reason (decisions §16 Auto-suspend).
         ...(fields.status !== undefined ? { status: fields.status, suspensionReason: null } : {}),
