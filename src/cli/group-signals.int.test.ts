@@ -3,10 +3,15 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseUrl } from "../server/db/client";
+import { emitEvent } from "../features/webhooks/emit";
+import { webhookPartner } from "../features/webhooks/webhook-test-helpers";
+import { webhookDeliveries } from "../features/webhooks/webhooks.table";
+import { databaseUrl, getDb } from "../server/db/client";
 import { connectPostgres } from "../server/db/url";
 import { REPEATED_SIGNAL_MS } from "../server/lifecycle";
+import { startReceiver } from "../test/https-receiver";
 import { BUILD_TIMEOUT_MS, ensureBuilt, getJson, type Started, startProcess, until } from "../test/processes";
 import type { DemoCredentials } from "./demo-seed";
 
@@ -195,7 +200,12 @@ describe("one signal to the process group is one graceful stop (decisions §17, 
     expect(await answer).toBeInstanceOf(Error);
   }, 300_000);
 
-  it("npm run worker, SIGTERM then SIGINT to its group: each one graceful stop, exit 0, not forced", async () => {
+  it("npm run worker, SIGTERM then SIGINT to its group: each one graceful stop, exit 0, not forced, its attempt in flight delivered", async () => {
+    const { owner, register } = await webhookPartner();
+    // An attempt in flight at the signal: the stop waits for its answer, and the answer is recorded.
+    const hook = await startReceiver({ status: 200, delayMs: 1_500 });
+    const endpoint = await register(hook.url, ["prospect.created"]);
+    const db = await getDb();
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const worker = npm(["run", "worker"], {
         ...process.env,
@@ -208,11 +218,25 @@ describe("one signal to the process group is one graceful stop (decisions §17, 
         90_000,
         () => worker.output(),
       );
+      const sent = hook.received.length;
+      await db.transaction((tx) => emitEvent(tx, { ownerId: owner.id, ownerSlug: owner.slug, event: "prospect.created", data: { id: signal } }));
+      await until(
+        () => hook.received.length > sent,
+        30_000,
+        () => worker.output(),
+      );
       process.kill(-(worker.child.pid as number), signal);
       expect(await worker.exited, worker.output()).toEqual({ code: 0, signal: null });
       expect(worker.output()).toContain("shutting down");
-      expect(worker.output()).toContain("stop signal received again");
+      // npm's copy of the signal is logged "stop signal received again" when it arrives separately; on
+      // a loaded machine the kernel may merge it with the group's (both pending before the worker
+      // runs: a standard signal is not queued twice), so the line is not required. Either way the stop
+      // is the first one's graceful stop, never forced (the classifier is tested in lifecycle.test.ts).
       expect(worker.output()).not.toContain("stop forced");
     }
+    const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint));
+    expect(rows.map((row) => row.status)).toEqual(["delivered", "delivered"]);
+    expect(hook.received).toHaveLength(2);
+    await hook.close();
   }, 240_000);
 });
