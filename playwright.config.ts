@@ -3,6 +3,8 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_DATA_DIR = ".data/e2e";
 export const E2E_BASE_URL = `http://localhost:${PORT}`;
+/** The second lane's specs: the accessibility audits, and the specs that only read pages or make their own renters. */
+const SECOND_LANE = /(accessibility-[a-z-]+|demo|docs|framing|malformed-paths)\.spec\.ts$/;
 
 /** End-to-end tests drive Debian's Chromium (never a downloaded browser) against `npm start`. */
 export default defineConfig({
@@ -15,13 +17,16 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   retries: 0,
   // Two lanes side by side against the one server, each running its files one at a time: the
-  // accessibility audits (pages they make for themselves, or messages rendered locally) beside every
-  // other spec, which keep their one-at-a-time order (some arm processor declines, count deliveries,
-  // or sign in and out) as before. A lane is a project of one worker.
+  // accessibility audits (pages they make for themselves, or messages rendered locally) and the specs
+  // that only read pages or make their own renters (the demo page, the API reference, framing,
+  // malformed paths) beside every other spec, which keep their one-at-a-time order (some arm processor
+  // declines, count deliveries, or sign in and out) as before. The read-only specs are in the second
+  // lane so that the two end together: with the audits alone, it ended two minutes before the other.
+  // A lane is a project of one worker.
   workers: 2,
   projects: [
-    { name: "flows", testIgnore: /accessibility-[a-z-]+\.spec\.ts$/, workers: 1 },
-    { name: "accessibility", testMatch: /accessibility-[a-z-]+\.spec\.ts$/, workers: 1 },
+    { name: "flows", testIgnore: SECOND_LANE, workers: 1 },
+    { name: "pages", testMatch: SECOND_LANE, workers: 1 },
   ],
   reporter: [["list"]],
   use: {

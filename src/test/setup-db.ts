@@ -16,7 +16,9 @@ const name = `t_${randomBytes(8).toString("hex")}`;
 const adminUrl = new URL(templateUrl);
 adminUrl.pathname = "/postgres";
 const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${name}" template "${template}"`);
+// FILE_COPY copies the template's files (a checkpoint, cheap with the test server's fsync off) rather
+// than writing every block of it to the WAL (the default since PostgreSQL 15): 40 ms rather than 60–300.
+await admin.unsafe(`create database "${name}" template "${template}" strategy file_copy`);
 
 const dbUrl = new URL(templateUrl);
 dbUrl.pathname = `/${name}`;
