@@ -8,6 +8,7 @@ import { observePageRequest, serveMetrics } from "../observability/metrics";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 import { answerHealth } from "./health-routes";
+import { lingerAfterAnswer } from "./linger";
 import { isDecodablePath, MALFORMED_PATH } from "./malformed-path";
 import { databaseOutagePage } from "./outage-page";
 
@@ -149,9 +150,6 @@ function cutAtLimit(req: IncomingMessage, res: ServerResponse): void {
   Object.defineProperty(req, "push", { configurable: true, get: () => counted, set: () => {} });
 }
 
-/** How long a connection refused for its body still drains what the caller sends after the answer. */
-const LINGER_MS = 2_000;
-
 /**
  * Stops the server (decisions §14, Shutdown): no new connections, idle ones closed, requests in
  * flight answered within `timeoutMs`, after which the connections left are cut.
@@ -171,21 +169,4 @@ export function drainServer(server: http.Server, timeoutMs: number): Promise<voi
     });
     server.closeIdleConnections();
   });
-}
-
-/**
- * Closes the connection after the answer as RFC 9112 §9.6 asks of a server closing on a request it
- * did not read whole: our side is shut at once, and what the caller is still sending is read and
- * dropped for up to LINGER_MS, so the caller reads the 413 instead of a reset that would discard it.
- */
-function lingerAfterAnswer(req: IncomingMessage, res: ServerResponse, onDrain: () => void = () => {}): void {
-  res.shouldKeepAlive = false;
-  const socket = req.socket;
-  // Node calls it once the last answer on a connection that closes is written.
-  socket.destroySoon = () => {
-    onDrain();
-    socket.end();
-    socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  };
 }

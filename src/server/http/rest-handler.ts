@@ -14,6 +14,7 @@ import type { Meta } from "../trpc/init";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { restAnswerOf } from "./error-wire";
 import type { InputErrorStyle } from "./input-errors";
+import { lingerAfterAnswer } from "./linger";
 import { isDecodablePath, MALFORMED_PATH } from "./malformed-path";
 import { routeTemplatesOf } from "./route-templates";
 
@@ -57,8 +58,9 @@ export function createRestGateway(router: AnyRouter, prefix: `/${string}`): (req
     });
     if (res.destroyed || req.socket.destroyed) return;
     const bytes = answer.body === null ? undefined : Buffer.from(answer.body);
-    // A body refused unread (too large) is not drained: the connection closes after the answer.
-    if (answer.status === 413) res.shouldKeepAlive = false;
+    // A body refused unread (too large) is not read whole: the connection closes after the answer,
+    // draining what the caller still sends so that it reads the 413 (the door may have set this already).
+    if (answer.status === 413) lingerAfterAnswer(req, res);
     res.writeHead(answer.status, bytes ? { ...answer.headers, "content-length": String(bytes.length) } : answer.headers);
     res.end(req.method === "HEAD" ? undefined : bytes);
   };
