@@ -1,6 +1,4 @@
 import type { NextAuthOptions } from "next-auth";
-import { getServerSession } from "next-auth";
-import CredentialsProviderModule from "next-auth/providers/credentials";
 import { getDb } from "../../server/db/client";
 import { logger } from "../../server/log";
 import { rootSecrets } from "../../server/secrets";
@@ -13,13 +11,18 @@ import { signInWithPassword } from "./sign-in";
 export { CONSOLE_AUTH_BASE_PATH } from "./constants";
 
 /**
- * next-auth's providers are CommonJS with `exports.default`: a bundler (Next.js, vitest) hands the
- * function to a default import, Node's own ESM loader (scripts/serve.ts, where the door serves the
- * console's tRPC endpoint) the whole `module.exports`.
+ * next-auth's credentials provider, loaded with the first console request rather than with every
+ * process that imports the gateways (docs/decisions.md "Loading on first use"). The providers are
+ * CommonJS with `exports.default`: a bundler (Next.js, vitest) hands the function as the default
+ * export, Node's own ESM loader (scripts/serve.ts, where the door serves the console's tRPC
+ * endpoint) the whole `module.exports`.
  */
-const CredentialsProvider = (CredentialsProviderModule as unknown as { default?: typeof CredentialsProviderModule }).default ?? CredentialsProviderModule;
+async function credentialsProvider() {
+  const { default: provider } = await import("next-auth/providers/credentials");
+  return (provider as unknown as { default?: typeof provider }).default ?? provider;
+}
 
-let options: NextAuthOptions | undefined;
+let options: Promise<NextAuthOptions> | undefined;
 
 /**
  * next-auth's protocol, not a domain error: the message of an error thrown from `authorize` or the
@@ -33,8 +36,8 @@ class SignInPageCode extends Error {}
  * `console_sessions` row (`sid`): sign-out revokes it, and it ends 12 h after sign-in whatever the
  * activity (decisions §15, sessions.ts); the cookie's own 12 h age is the idle limit.
  */
-export function authOptions(): NextAuthOptions {
-  options ??= {
+export function authOptions(): Promise<NextAuthOptions> {
+  options ??= credentialsProvider().then((CredentialsProvider) => ({
     secret: rootSecrets().authSecret,
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
     pages: { signIn: "/console/signin", error: "/console/signin" },
@@ -91,7 +94,7 @@ export function authOptions(): NextAuthOptions {
       },
       debug() {},
     },
-  };
+  }));
   return options;
 }
 
@@ -104,7 +107,8 @@ export function authOptions(): NextAuthOptions {
 export async function consoleUserOf(headers: Headers): Promise<ConsoleUser | null> {
   const req = { headers: Object.fromEntries(headers), cookies: cookiesOf(headers.get("cookie")) };
   const res = { getHeader: () => undefined, setHeader: () => undefined, setCookie: () => undefined };
-  const session = await getServerSession(req as never, res as never, authOptions());
+  const { getServerSession } = await import("next-auth");
+  const session = await getServerSession(req as never, res as never, await authOptions());
   return userOfSession(session?.user);
 }
 

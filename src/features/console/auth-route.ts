@@ -40,7 +40,7 @@ export async function consoleAuthResponse(req: Request, segments: string[]): Pro
     },
     end() {},
   };
-  await NextAuth(nodeReq as never, res as never, authOptions());
+  await NextAuth(nodeReq as never, res as never, await authOptions());
   return new Response(status === 204 || status === 304 ? null : (body ?? null), { status, headers });
 }
 

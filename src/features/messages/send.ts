@@ -8,7 +8,6 @@ import { MESSAGE_DATA } from "./kinds";
 import { sendJobKey } from "./queue";
 import { renterMessageSendTask } from "./renter_message__send";
 import { type RenterMessage, renterMessages } from "./renter-messages.table";
-import { renderMessage } from "./templates/render";
 import { overallSeconds, type SmtpOutcome, sendOverSmtp } from "./transport";
 
 export type SendResult = "sent" | "kept" | "retried" | "failed" | "busy" | "done";
@@ -87,6 +86,8 @@ export async function sendRenterMessage(db: Db, messageId: number): Promise<Send
 async function storeRendering(db: Db, row: RenterMessage): Promise<RenterMessage> {
   const data = MESSAGE_DATA[row.kind].parse(row.data);
   const ownerName = (row.data as { ownerName?: unknown }).ownerName;
+  // React and react-email load with the first message rendered (docs/decisions.md "Loading on first use").
+  const { renderMessage } = await import("./templates/render");
   const { html, text } = await renderMessage(row.kind, { ...data, ...(typeof ownerName === "string" ? { ownerName } : {}) });
   await db.update(renterMessages).set({ html, text }).where(eq(renterMessages.id, row.id));
   return { ...row, html, text };

@@ -1,4 +1,3 @@
-import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 
 /** What the SMTP server made of one message: accepted, refused for now (retry), refused for good. */
@@ -17,6 +16,9 @@ export type OutgoingMessage = { from: string; to: string; subject: string; html:
  */
 export async function sendOverSmtp(smtpUrl: string, message: OutgoingMessage, timeoutSeconds: number): Promise<SmtpOutcome> {
   const timeoutMs = timeoutSeconds * 1000;
+  // Loaded with the first message, not with every process that imports the router (docs/decisions.md
+  // "Loading on first use").
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: timeoutMs,

@@ -1,11 +1,11 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { CardBrand } from "../card";
 import type { CardSetup, CardSetupPort } from "../card-setup-port";
 import { PAYMENT_MESSAGES } from "../messages";
-import { stripeClient } from "./stripe-processor";
+import { isStripeError, stripeClient } from "./stripe-sdk";
 
 type StripeSettings = NonNullable<Config["stripe"]>;
 const BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex", "discover"];
@@ -19,15 +19,15 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
  */
 export class StripeCardSetup implements CardSetupPort {
   readonly name = "stripe";
-  readonly #stripe: Stripe;
+  readonly #stripe: () => Promise<Stripe>;
 
   constructor(settings: StripeSettings) {
     this.#stripe = stripeClient(settings);
   }
 
   async createSetup(request: { idempotencyKey: string; customerId: string; metadata: Record<string, string> }): Promise<CardSetup> {
-    const setup = await this.#call(() =>
-      this.#stripe.setupIntents.create(
+    const setup = await this.#call(async () =>
+      (await this.#stripe()).setupIntents.create(
         { customer: request.customerId, usage: "off_session", allowed_payment_method_types: ["card"], metadata: request.metadata },
         { idempotencyKey: request.idempotencyKey },
       ),
@@ -36,16 +36,16 @@ export class StripeCardSetup implements CardSetupPort {
   }
 
   async retrieveSetup(setupIntentId: string): Promise<CardSetup> {
-    return this.#setupOf(await this.#call(() => this.#stripe.setupIntents.retrieve(setupIntentId)));
+    return this.#setupOf(await this.#call(async () => (await this.#stripe()).setupIntents.retrieve(setupIntentId)));
   }
 
   async confirmSetup(setupIntentId: string, confirmation: { token: string; returnUrl: string }): Promise<CardSetup> {
     const source = confirmation.token.startsWith("ctoken_") ? { confirmation_token: confirmation.token } : { payment_method: confirmation.token };
     try {
-      return this.#setupOf(await this.#stripe.setupIntents.confirm(setupIntentId, { ...source, return_url: confirmation.returnUrl }));
+      return this.#setupOf(await (await this.#stripe()).setupIntents.confirm(setupIntentId, { ...source, return_url: confirmation.returnUrl }));
     } catch (error) {
       // A card error carries the SetupIntent as it now is: the refusal is the renter's to read, not ours to throw.
-      const refused = error instanceof Stripe.errors.StripeError && error.type === "StripeCardError" ? error.raw : undefined;
+      const refused = isStripeError(error) && error.type === "StripeCardError" ? error.raw : undefined;
       const setup = (refused as { setup_intent?: Stripe.SetupIntent } | undefined)?.setup_intent;
       if (!setup) this.#fail(error);
       const found = await this.#setupOf(setup);
@@ -59,7 +59,7 @@ export class StripeCardSetup implements CardSetupPort {
     const customerId = idOf(setup.customer);
     let method: CardSetup["method"] = null;
     if (setup.status === "succeeded" && methodId) {
-      const found = await this.#call(() => this.#stripe.paymentMethods.retrieve(methodId));
+      const found = await this.#call(async () => (await this.#stripe()).paymentMethods.retrieve(methodId));
       if (found.card)
         method = {
           processorMethodId: found.id,
@@ -95,7 +95,7 @@ export class StripeCardSetup implements CardSetupPort {
 
   /** Stripe unreachable or refusing what we sent: `unavailable` (404: not found); only Stripe's type, code and request id are logged. */
   #fail(error: unknown): never {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (!isStripeError(error)) throw error;
     logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe setup request failed");
     if (error.statusCode === 404) throw errors.notFound(PAYMENT_MESSAGES.intentNotFound);
     throw errors.unavailable(PAYMENT_MESSAGES.processorUnavailable);

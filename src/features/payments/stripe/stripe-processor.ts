@@ -1,34 +1,15 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { CardBrand } from "../card";
 import { PAYMENT_MESSAGES } from "../messages";
 import type { Decline, IntentRequest, MethodDetails, OpenIntent, PaymentOutcome, PaymentPort, SavedMethod } from "../port";
+import { isStripeCardError, isStripeError, stripeClient } from "./stripe-sdk";
 
-/**
- * The API version this code was written and tested against (decisions §18: pinned). The SDK's own
- * version is the same; it is named here so an SDK upgrade that moves it fails to compile rather
- * than silently changing the shapes read below.
- */
-export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;
+export { STRIPE_API_VERSION } from "./stripe-sdk";
 
 type StripeSettings = NonNullable<Config["stripe"]>;
-
-/** The SDK of this deployment: Stripe itself, or (staging and tests) `STRIPE_API_BASE`'s server. */
-export function stripeClient(settings: StripeSettings): Stripe {
-  const base = settings.apiBase ? new URL(settings.apiBase) : undefined;
-  return new Stripe(settings.secretKey, {
-    apiVersion: STRIPE_API_VERSION,
-    // The SDK retries network failures and 409s with the same Idempotency-Key (never a second charge).
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    appInfo: { name: "partner-integration-service" },
-    ...(base
-      ? { host: base.hostname, port: base.port || (base.protocol === "https:" ? 443 : 80), protocol: base.protocol === "https:" ? "https" : "http" }
-      : {}),
-  });
-}
 
 const BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex", "discover"];
 const brandOf = (brand: string | undefined): CardBrand => (BRANDS.includes(brand as CardBrand) ? (brand as CardBrand) : "other");
@@ -48,22 +29,25 @@ function declineOf(error: { code?: string | null; decline_code?: string | null; 
  */
 export class StripeProcessor implements PaymentPort {
   readonly name = "stripe";
-  readonly #stripe: Stripe;
+  readonly #stripe: () => Promise<Stripe>;
 
   constructor(settings: StripeSettings) {
     this.#stripe = stripeClient(settings);
   }
 
   async createCustomer(request: { idempotencyKey: string; email: string; name: string; metadata: Record<string, string> }) {
-    const customer = await this.#call(() =>
-      this.#stripe.customers.create({ email: request.email, name: request.name, metadata: request.metadata }, { idempotencyKey: request.idempotencyKey }),
+    const customer = await this.#call(async () =>
+      (await this.#stripe()).customers.create(
+        { email: request.email, name: request.name, metadata: request.metadata },
+        { idempotencyKey: request.idempotencyKey },
+      ),
     );
     return { customerId: customer.id };
   }
 
   async createIntent(request: IntentRequest): Promise<OpenIntent> {
-    const intent = await this.#call(() =>
-      this.#stripe.paymentIntents.create(
+    const intent = await this.#call(async () =>
+      (await this.#stripe()).paymentIntents.create(
         {
           amount: request.amountCents,
           currency: request.currency,
@@ -81,14 +65,14 @@ export class StripeProcessor implements PaymentPort {
   }
 
   async retrieveIntent(intentId: string): Promise<OpenIntent> {
-    const intent = await this.#call(() => this.#stripe.paymentIntents.retrieve(intentId));
+    const intent = await this.#call(async () => (await this.#stripe()).paymentIntents.retrieve(intentId));
     return { intentId: intent.id, clientSecret: intent.client_secret, outcome: await this.#outcomeOf(intent) };
   }
 
   async confirmIntent(intentId: string, confirmation: { token: string; returnUrl: string }): Promise<PaymentOutcome> {
     const source = confirmation.token.startsWith("ctoken_") ? { confirmation_token: confirmation.token } : { payment_method: confirmation.token };
     try {
-      const intent = await this.#stripe.paymentIntents.confirm(intentId, { ...source, return_url: confirmation.returnUrl });
+      const intent = await (await this.#stripe()).paymentIntents.confirm(intentId, { ...source, return_url: confirmation.returnUrl });
       return this.#outcomeOf(intent);
     } catch (error) {
       return this.#declinedOrThrow(error, intentId);
@@ -97,7 +81,7 @@ export class StripeProcessor implements PaymentPort {
 
   async confirmOffSession(intentId: string, method: SavedMethod): Promise<PaymentOutcome> {
     try {
-      const intent = await this.#stripe.paymentIntents.confirm(intentId, { payment_method: method.processorMethodId, off_session: true });
+      const intent = await (await this.#stripe()).paymentIntents.confirm(intentId, { payment_method: method.processorMethodId, off_session: true });
       return this.#outcomeOf(intent);
     } catch (error) {
       return this.#declinedOrThrow(error, intentId);
@@ -106,7 +90,7 @@ export class StripeProcessor implements PaymentPort {
 
   /** A card error is an outcome (with the intent Stripe returns in it); anything else is thrown as `unavailable`. */
   async #declinedOrThrow(error: unknown, intentId: string | null): Promise<PaymentOutcome> {
-    if (error instanceof Stripe.errors.StripeCardError || (error instanceof Stripe.errors.StripeError && error.type === "StripeCardError")) {
+    if (isStripeCardError(error)) {
       const intent = (error as Stripe.errors.StripeCardError).payment_intent;
       const decline = declineOf(error) as Decline;
       if (intent) {
@@ -138,7 +122,7 @@ export class StripeProcessor implements PaymentPort {
   async #methodOf(intent: Stripe.PaymentIntent): Promise<MethodDetails | null> {
     const reference = intent.payment_method;
     if (!reference) return null;
-    const method = typeof reference === "string" ? await this.#call(() => this.#stripe.paymentMethods.retrieve(reference)) : reference;
+    const method = typeof reference === "string" ? await this.#call(async () => (await this.#stripe()).paymentMethods.retrieve(reference)) : reference;
     if (!method.card) return null;
     const customer = typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? null);
     return {
@@ -165,7 +149,7 @@ export class StripeProcessor implements PaymentPort {
    * billing row stays pending). Only Stripe's type, code and request id are logged, never the key.
    */
   #wrap(error: unknown) {
-    if (error instanceof Stripe.errors.StripeError) {
+    if (isStripeError(error)) {
       logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe request failed");
       if (error.type === "StripeInvalidRequestError" && error.statusCode === 404) return errors.notFound(PAYMENT_MESSAGES.intentNotFound);
       return errors.unavailable(PAYMENT_MESSAGES.processorUnavailable);

@@ -1,10 +1,10 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { DisputeState } from "../disputes/disputes";
 import { REFUND_MESSAGES, type RefundOutcome, type RefundPort, type RefundRequest, type RefundStatus } from "../refund-port";
-import { stripeClient } from "./stripe-processor";
+import { isStripeError, stripeClient } from "./stripe-sdk";
 
 type StripeSettings = NonNullable<Config["stripe"]>;
 const STATUSES: readonly RefundStatus[] = ["pending", "requires_action", "succeeded", "failed", "canceled"];
@@ -17,7 +17,7 @@ const STATUSES: readonly RefundStatus[] = ["pending", "requires_action", "succee
  */
 export class StripeRefunds implements RefundPort {
   readonly name = "stripe";
-  readonly #stripe: Stripe;
+  readonly #stripe: () => Promise<Stripe>;
 
   constructor(settings: StripeSettings) {
     this.#stripe = stripeClient(settings);
@@ -26,8 +26,8 @@ export class StripeRefunds implements RefundPort {
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     if (!request.payment.intentId) throw errors.invalid(REFUND_MESSAGES.paymentUnknown, "payment");
     const intentId = request.payment.intentId;
-    const refund = await this.#call(() =>
-      this.#stripe.refunds.create(
+    const refund = await this.#call(async () =>
+      (await this.#stripe()).refunds.create(
         { payment_intent: intentId, amount: request.amountCents, reason: "requested_by_customer", metadata: request.metadata },
         { idempotencyKey: request.idempotencyKey },
       ),
@@ -36,7 +36,7 @@ export class StripeRefunds implements RefundPort {
   }
 
   async retrieveRefund(refundId: string): Promise<RefundOutcome> {
-    return outcomeOf(await this.#call(() => this.#stripe.refunds.retrieve(refundId)));
+    return outcomeOf(await this.#call(async () => (await this.#stripe()).refunds.retrieve(refundId)));
   }
 
   /**
@@ -45,18 +45,18 @@ export class StripeRefunds implements RefundPort {
    * never reached `refund__send` (a connection lost after Stripe made it) is still found.
    */
   async refundsOfIntent(intentId: string): Promise<(RefundOutcome & { ourRefundId: number | null })[]> {
-    const list = await this.#call(() => this.#stripe.refunds.list({ payment_intent: intentId, limit: 100 }));
+    const list = await this.#call(async () => (await this.#stripe()).refunds.list({ payment_intent: intentId, limit: 100 }));
     return list.data.map((refund) => ({ ...outcomeOf(refund), ourRefundId: ourRefundIdOf(refund) }));
   }
 
   /** One refund as Stripe keeps it now, with our row's id from its metadata (`refund.updated` events). */
   async refundWithOurs(refundId: string): Promise<RefundOutcome & { ourRefundId: number | null }> {
-    const refund = await this.#call(() => this.#stripe.refunds.retrieve(refundId));
+    const refund = await this.#call(async () => (await this.#stripe()).refunds.retrieve(refundId));
     return { ...outcomeOf(refund), ourRefundId: ourRefundIdOf(refund) };
   }
 
   async retrieveDispute(disputeId: string): Promise<DisputeState> {
-    const dispute = await this.#call(() => this.#stripe.disputes.retrieve(disputeId));
+    const dispute = await this.#call(async () => (await this.#stripe()).disputes.retrieve(disputeId));
     return disputeStateOf(dispute);
   }
 
@@ -64,7 +64,7 @@ export class StripeRefunds implements RefundPort {
     try {
       return await request();
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeError)) throw error;
+      if (!isStripeError(error)) throw error;
       logger().error({ stripeType: error.type, code: error.code, requestId: error.requestId, status: error.statusCode }, "stripe refund request failed");
       // Stripe refusing the refund itself (already refunded, amount too large): recorded as failed, never retried.
       if (error.type === "StripeInvalidRequestError" && error.statusCode !== 404 && error.statusCode !== 429) throw errors.invalid(error.message, "payment");

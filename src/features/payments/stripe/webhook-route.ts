@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { getConfig } from "../../../server/config";
 import { getDb } from "../../../server/db/client";
 import { restAnswerOf } from "../../../server/http/error-wire";
@@ -9,6 +9,7 @@ import { toAppError } from "../../../server/to-app-error";
 import { stripeEventHandled } from "./event-handlers";
 import { stripeEventHandleDeclaration } from "./stripe_event__handle";
 import { stripeEvents } from "./stripe-events.table";
+import { stripeSdk } from "./stripe-sdk";
 
 /** decisions §18: a signature older (or newer) than this is refused, as Stripe's own libraries default to. */
 export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -39,9 +40,10 @@ export async function stripeWebhook(req: IncomingMessage, res: ServerResponse): 
   if (raw === undefined) return answer(res, 413, { status_code: 413, error: STRIPE_WEBHOOK_MESSAGES.tooLarge });
   const signature = req.headers["stripe-signature"];
   if (typeof signature !== "string" || signature === "") return answer(res, 400, { status_code: 400, error: STRIPE_WEBHOOK_MESSAGES.missingSignature });
+  const sdk = await stripeSdk();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(raw, signature, config.stripe.webhookSecret, STRIPE_SIGNATURE_TOLERANCE_SECONDS);
+    event = sdk.webhooks.constructEvent(raw, signature, config.stripe.webhookSecret, STRIPE_SIGNATURE_TOLERANCE_SECONDS);
   } catch (error) {
     logger().warn({ reason: error instanceof Error ? error.message : "unknown" }, "stripe webhook refused: signature");
     return answer(res, 400, { status_code: 400, error: STRIPE_WEBHOOK_MESSAGES.badSignature });

@@ -1,7 +1,9 @@
 import { addressLines, formatDate, formatInstant, formatPremium, formatUsd } from "./format";
 import type { ParsedDeclarations, PolicyProductType } from "./input";
-import { PdfWriter } from "./pdf-writer";
 import { TERMS_EDITION, termsSections } from "./terms";
+
+/** pdf-lib loads with the first document written, not with every process that imports the router (docs/decisions.md "Loading on first use"). */
+const pdfWriter = () => import("./pdf-writer").then((module) => module.PdfWriter);
 
 export const PRODUCT_NAMES: Record<PolicyProductType, string> = {
   security_deposit_insurance: "Security deposit insurance",
@@ -13,7 +15,11 @@ export const PRODUCT_NAMES: Record<PolicyProductType, string> = {
  * stored, unit, coverage, dates and premium, money as dollars and dates in words.
  */
 export async function declarationsPdf(input: ParsedDeclarations): Promise<Uint8Array> {
-  const pdf = await PdfWriter.create({ title: `Declarations, policy ${input.policyNumber}`, subject: PRODUCT_NAMES[input.productType], at: input.issuedAt });
+  const pdf = await (await pdfWriter()).create({
+    title: `Declarations, policy ${input.policyNumber}`,
+    subject: PRODUCT_NAMES[input.productType],
+    at: input.issuedAt,
+  });
   pdf.title("Policy declarations");
   pdf.paragraph(PRODUCT_NAMES[input.productType], { muted: true, size: 12 });
   pdf.rule();
@@ -39,7 +45,11 @@ export async function declarationsPdf(input: ParsedDeclarations): Promise<Uint8A
 
 /** The terms of the product, as a PDF beside the declarations. */
 export async function termsPdf(input: ParsedDeclarations): Promise<Uint8Array> {
-  const pdf = await PdfWriter.create({ title: `Policy terms, edition ${TERMS_EDITION}`, subject: PRODUCT_NAMES[input.productType], at: input.issuedAt });
+  const pdf = await (await pdfWriter()).create({
+    title: `Policy terms, edition ${TERMS_EDITION}`,
+    subject: PRODUCT_NAMES[input.productType],
+    at: input.issuedAt,
+  });
   pdf.title("Policy terms");
   pdf.paragraph(`${PRODUCT_NAMES[input.productType]}. Terms edition ${TERMS_EDITION}. Policy ${input.policyNumber}.`, { muted: true });
   for (const section of termsSections(input.productType)) {
