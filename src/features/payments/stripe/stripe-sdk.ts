@@ -4,7 +4,8 @@ import type { Config } from "../../../server/config";
 /**
  * The API version this code was written and tested against (decisions §18: pinned). The SDK's own
  * version is the same; it is named here so an SDK upgrade that moves it fails to compile rather
- * than silently changing the shapes read below.
+ * than silently changing the shapes the adapters (`stripe-processor.ts`, `stripe-refunds.ts`,
+ * `stripe-card-setup.ts`) read.
  */
 export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;
 
