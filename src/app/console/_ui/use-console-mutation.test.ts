@@ -1,4 +1,4 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { refreshAfterMutation } from "./use-console-mutation";
 
@@ -19,5 +19,30 @@ describe("refreshAfterMutation: what every console mutation refreshes", () => {
     queryClient.setQueryData([["audit", "search"]], "cached");
     await refreshAfterMutation(queryClient, [], [["audit"]]);
     expect(queryClient.getQueryState([["audit", "search"]])?.isInvalidated).toBe(true);
+  });
+
+  it("refetches a list whose first fetch, begun before the write, is still in flight: the rows after the write, not before", async () => {
+    const queryClient = new QueryClient();
+    let table = ["a"];
+    let release: () => void = () => {};
+    let calls = 0;
+    // The list's first fetch reads the table, then its answer is held (a slow server under load).
+    const queryFn = async () => {
+      calls++;
+      const rows = [...table];
+      if (calls === 1) await new Promise<void>((resolve) => (release = resolve));
+      return rows;
+    };
+    const observer = new QueryObserver(queryClient, { queryKey: [["providers", "search"]], queryFn });
+    const unsubscribe = observer.subscribe(() => {});
+    await Promise.resolve();
+    expect(calls).toBe(1);
+    // The mutation commits while that fetch is in flight, then refreshes.
+    table = ["a", "b"];
+    const refreshed = refreshAfterMutation(queryClient, [[["providers"]]], [["audit"]]);
+    release();
+    await refreshed;
+    expect(queryClient.getQueryData([["providers", "search"]])).toEqual(["a", "b"]);
+    unsubscribe();
   });
 });

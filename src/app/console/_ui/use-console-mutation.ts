@@ -8,10 +8,15 @@ export type Invalidates = { pathKey(): QueryKey }[];
 /**
  * Refreshes the queries under each key and the audit log: every console mutation records an audit
  * row in its transaction (docs/decisions.md, "Structure: console forms"), so the log is stale after
- * any of them. Resolves once every refetch is done.
+ * any of them. Resolves once every refetch is done. A fetch still in flight is cancelled first: it
+ * may have read before the write, and TanStack Query's refetch of a query that has no data yet
+ * joins the fetch in flight rather than starting another (a list still loading when its dialog's
+ * create succeeded kept showing the rows from before it).
  */
 export async function refreshAfterMutation(queryClient: QueryClient, keys: readonly QueryKey[], auditKey: QueryKey): Promise<void> {
-  await Promise.all([...keys, auditKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  const all = [...keys, auditKey];
+  await Promise.all(all.map((queryKey) => queryClient.cancelQueries({ queryKey })));
+  await Promise.all(all.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
 /**
