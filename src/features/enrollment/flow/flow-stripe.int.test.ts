@@ -13,7 +13,7 @@ import { paymentsOfPolicy } from "../../payments/console/policy-payments";
 import { paymentCharges, paymentCustomers, paymentMethods } from "../../payments/payments.table";
 import { processorFor } from "../../payments/processor-for";
 import { stripeEvents } from "../../payments/stripe/stripe-events.table";
-import { STRIPE_API_VERSION } from "../../payments/stripe/stripe-processor";
+import { STRIPE_API_VERSION } from "../../payments/stripe/stripe-sdk";
 import { policies } from "../../policies/policies.table";
 import { enrollmentPartnersOfThisFile } from "../../policies/policy-test-helpers";
 import { payStepDirectives, payStepNonce } from "../framing/pay-step-csp";

@@ -1,13 +1,11 @@
 import type Stripe from "stripe";
-import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { CardBrand } from "../card";
 import type { CardSetup, CardSetupPort } from "../card-setup-port";
 import { PAYMENT_MESSAGES } from "../messages";
-import { isStripeError, stripeClient } from "./stripe-sdk";
+import { isStripeCardError, isStripeError, type StripeSettings, stripeClient } from "./stripe-sdk";
 
-type StripeSettings = NonNullable<Config["stripe"]>;
 const BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex", "discover"];
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
@@ -45,7 +43,7 @@ export class StripeCardSetup implements CardSetupPort {
       return this.#setupOf(await (await this.#stripe()).setupIntents.confirm(setupIntentId, { ...source, return_url: confirmation.returnUrl }));
     } catch (error) {
       // A card error carries the SetupIntent as it now is: the refusal is the renter's to read, not ours to throw.
-      const refused = isStripeError(error) && error.type === "StripeCardError" ? error.raw : undefined;
+      const refused = isStripeCardError(error) ? error.raw : undefined;
       const setup = (refused as { setup_intent?: Stripe.SetupIntent } | undefined)?.setup_intent;
       if (!setup) this.#fail(error);
       const found = await this.#setupOf(setup);

@@ -1,15 +1,10 @@
 import type Stripe from "stripe";
-import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { CardBrand } from "../card";
 import { PAYMENT_MESSAGES } from "../messages";
 import type { Decline, IntentRequest, MethodDetails, OpenIntent, PaymentOutcome, PaymentPort, SavedMethod } from "../port";
-import { isStripeCardError, isStripeError, stripeClient } from "./stripe-sdk";
-
-export { STRIPE_API_VERSION } from "./stripe-sdk";
-
-type StripeSettings = NonNullable<Config["stripe"]>;
+import { isStripeCardError, isStripeError, type StripeSettings, stripeClient } from "./stripe-sdk";
 
 const BRANDS: readonly CardBrand[] = ["visa", "mastercard", "amex", "discover"];
 const brandOf = (brand: string | undefined): CardBrand => (BRANDS.includes(brand as CardBrand) ? (brand as CardBrand) : "other");
@@ -91,7 +86,7 @@ export class StripeProcessor implements PaymentPort {
   /** A card error is an outcome (with the intent Stripe returns in it); anything else is thrown as `unavailable`. */
   async #declinedOrThrow(error: unknown, intentId: string | null): Promise<PaymentOutcome> {
     if (isStripeCardError(error)) {
-      const intent = (error as Stripe.errors.StripeCardError).payment_intent;
+      const intent = error.payment_intent;
       const decline = declineOf(error) as Decline;
       if (intent) {
         const outcome = await this.#outcomeOf(intent);

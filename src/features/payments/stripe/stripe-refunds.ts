@@ -1,12 +1,10 @@
 import type Stripe from "stripe";
-import type { Config } from "../../../server/config";
 import { errors } from "../../../server/errors";
 import { logger } from "../../../server/log";
 import type { DisputeState } from "../disputes/disputes";
 import { REFUND_MESSAGES, type RefundOutcome, type RefundPort, type RefundRequest, type RefundStatus } from "../refund-port";
-import { isStripeError, stripeClient } from "./stripe-sdk";
+import { isStripeError, type StripeSettings, stripeClient } from "./stripe-sdk";
 
-type StripeSettings = NonNullable<Config["stripe"]>;
 const STATUSES: readonly RefundStatus[] = ["pending", "requires_action", "succeeded", "failed", "canceled"];
 
 /**

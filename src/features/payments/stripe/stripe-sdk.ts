@@ -9,7 +9,8 @@ import type { Config } from "../../../server/config";
  */
 export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;
 
-type StripeSettings = NonNullable<Config["stripe"]>;
+/** What a deployment configures of Stripe (`Config["stripe"]`, set when Stripe is the processor). */
+export type StripeSettings = NonNullable<Config["stripe"]>;
 
 let loading: Promise<typeof Stripe> | undefined;
 let loaded: typeof Stripe | undefined;
@@ -32,9 +33,9 @@ export function isStripeError(error: unknown): error is Stripe.errors.StripeErro
   return loaded !== undefined && error instanceof loaded.errors.StripeError;
 }
 
-/** A card's refusal: the SDK's `StripeCardError`, or any Stripe error of that type. */
+/** A card's refusal: a Stripe error of type `StripeCardError` (the SDK's class of that name has it). */
 export function isStripeCardError(error: unknown): error is Stripe.errors.StripeCardError {
-  return isStripeError(error) && (error instanceof (loaded as typeof Stripe).errors.StripeCardError || error.type === "StripeCardError");
+  return isStripeError(error) && error.type === "StripeCardError";
 }
 
 /**
