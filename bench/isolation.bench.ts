@@ -501,7 +501,9 @@ async function apiPart(service: RunningService, cwd: string, dataDir: string, se
   const bareRate = median(bare.map((timed) => timed.perSecond));
   const cost = 1 - withLimit.perSecond / bareRate;
   say(
-    `  the limit costs the upsert benchmark ${(cost * 100).toFixed(1)} % of its req/s (against the median ${bareRate.toFixed(0)} req/s without)   target ≤ 5 %: ${cost <= 0.05 ? "PASS" : "FAIL"}${withLimit.limited > 0 ? " (not comparable: the rate limit refused some of the measured requests)" : ""}`,
+    withLimit.limited > 0
+      ? `  the limit at its default refused ${withLimit.limited} of the upsert benchmark's requests: its cost is not comparable here (the fair queue alone, below, measures the machinery with the rate out of reach)`
+      : `  the limit costs the upsert benchmark ${(cost * 100).toFixed(1)} % of its req/s (against the median ${bareRate.toFixed(0)} req/s without)   target ≤ 5 %: ${cost <= 0.05 ? "PASS" : "FAIL"}`,
   );
   if (!queued) return;
   const queueRate = median(queueOnly.map((timed) => timed.perSecond));

@@ -12,6 +12,8 @@ export type ClaimedDelivery = {
   withinRateLimit: boolean;
   /** When the endpoint's rate window this claim counted into started (its limit lifts 60 s later). */
   windowStartedAt: Date | null;
+  /** Deliveries counted into that window, this claim's included. */
+  windowCount: number | null;
 };
 
 type Row = {
@@ -220,6 +222,30 @@ function countedAndSelected(at: string, windowStart: string) {
     order by c.created_at, c.id`;
 }
 
+/** An endpoint whose backlog is looked at: what its rate window still allows, and when the window ends. */
+export type WindowLeft = { endpointId: string; remaining: number; windowEnd: Date };
+
+/**
+ * The endpoints among `windows` with more deliveries due before their window ends than the window
+ * still allows (the dispatcher spreads what is left of those windows: `WindowPace`). One statement;
+ * each endpoint's count reads at most `remaining + 1` entries of `webhook_deliveries_due_idx`.
+ */
+export async function endpointsBeyondTheirWindow(db: Db, windows: readonly WindowLeft[]): Promise<Set<string>> {
+  if (windows.length === 0) return new Set();
+  const rows = await db.execute<{ id: string }>(sql`
+    select w.id from jsonb_to_recordset(${JSON.stringify(windows.map((w) => ({ id: w.endpointId, remaining: w.remaining, window_end: w.windowEnd.toISOString() })))}::jsonb)
+      as w(id text, remaining int, window_end timestamptz)
+    where (
+      select count(*) from (
+        select 1 from webhook_deliveries d
+        where d.endpoint_id = w.id and d.status in ('pending', 'retrying', 'rate_limited')
+          and coalesce(d.next_retry_at, d.created_at) < w.window_end
+        limit w.remaining + 1
+      ) due
+    ) > w.remaining`);
+  return new Set([...rows].map((row) => row.id));
+}
+
 /** Claimed rows as attempts to make: within one endpoint, deliveries take the window's slots in order; the ones past 1000 are excess. */
 function claimedFrom(rows: readonly Row[]): ClaimedDelivery[] {
   const taken = new Map<string, number>();
@@ -234,6 +260,7 @@ function claimedFrom(rows: readonly Row[]): ClaimedDelivery[] {
       event: { event: row.event, body: row.body },
       withinRateLimit: row.window_count !== null && before + position <= RATE_LIMIT_PER_MINUTE,
       windowStartedAt: date(row.window_started_at),
+      windowCount: row.window_count,
     };
   });
 }

@@ -282,6 +282,41 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     expect(fast.received).toHaveLength(30);
   });
 
+  it("spreads a window's allowance across the window when more is due than it allows: a recovery is no burst", async () => {
+    const flooded = await receiver(200);
+    const recovering = await partnerAt(flooded.url);
+    await recovering.emit(1_500);
+    const d = dispatcher();
+    d.wake();
+    const started = Date.now();
+    await until(() => flooded.received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const early = flooded.received.length;
+    // 1,000 a minute spread: about 17 a second, not the window's 1,000 in its first seconds.
+    expect(early).toBeGreaterThan(10);
+    expect(early).toBeLessThan(200);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const later = flooded.received.length - early;
+    const elapsed = (Date.now() - started) / 1000;
+    expect(later).toBeGreaterThan(20);
+    expect(later).toBeLessThan(120);
+    expect(flooded.received.length).toBeLessThan(1000 * (elapsed / 60) + 60);
+    // What waits is pending, not settled rate_limited over and over.
+    const now = await statuses(recovering.endpointId);
+    expect(now.count("rate_limited")).toBe(0);
+    expect(now.count("delivered") + now.count("delivering") + now.count("pending")).toBe(1_500);
+  }, 30_000);
+
+  it("does not pace a backlog its window allows: 900 due go out at once", async () => {
+    const fast = await receiver(200);
+    const backlog = await partnerAt(fast.url);
+    await backlog.emit(900);
+    const d = dispatcher();
+    d.wake();
+    await until(async () => (await statuses(backlog.endpointId)).count("delivered") === 900, 15_000);
+    expect(fast.received).toHaveLength(900);
+  }, 30_000);
+
   it("drains on stop: the attempts in flight finish and are settled, and nothing more is claimed", async () => {
     const slow = await receiver({ status: 200, delayMs: 400 });
     const p = await partnerAt(slow.url);

@@ -35,4 +35,24 @@ describe('what a claim may take (docs/decisions.md, "Delivery engine: a dispatch
     expect(claimSlots(options, 200, held, new Set(), resting)).toEqual({ limit: 150, endpointLimit: 10, busy: { we_limited: 10 } });
     expect(claimSlots(options, 50, new Map(), new Set(), resting)).toEqual({ limit: 50, endpointLimit: 1, busy: { we_limited: 1 } });
   });
+
+  it("a paced endpoint at most its starts allowed now, never more than its own slots left", () => {
+    const held = new Map([
+      ["we_paced", 2],
+      ["we_paced_full", 9],
+    ]);
+    const paced = new Map([
+      ["we_paced", 3],
+      ["we_paced_full", 5],
+      ["we_paced_none", 0],
+      ["we_paced_plenty", 40],
+    ]);
+    expect(claimSlots(options, 200, held, new Set(), new Set(), paced)).toEqual({
+      limit: 150,
+      endpointLimit: 10,
+      busy: { we_paced: 7, we_paced_full: 9, we_paced_none: 10 },
+    });
+    // Within the reserve: one for an endpoint holding none, unless it may start none now.
+    expect(claimSlots(options, 50, new Map(), new Set(), new Set(), paced)).toEqual({ limit: 50, endpointLimit: 1, busy: { we_paced_none: 1 } });
+  });
 });

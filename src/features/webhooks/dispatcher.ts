@@ -6,10 +6,11 @@ import { restartDelayMs } from "../../server/jobs/worker";
 import { logger } from "../../server/log";
 import { observeAttemptsInFlight, observeAttemptWaits, observeWebhookAttempts } from "../../server/observability/metrics";
 import { tracingOn } from "../../server/observability/tracing";
-import { type ClaimedDelivery, claimDueDeliveries } from "./claim";
+import { type ClaimedDelivery, claimDueDeliveries, endpointsBeyondTheirWindow, type WindowLeft } from "./claim";
 import { attemptClaimed, batchResolver, leaseDeadline, leaseSeconds } from "./deliver";
 import { LEASE_FAILURE } from "./http-post";
-import { Pacer, pause } from "./pacer";
+import { Pacer, pause, WindowPace } from "./pacer";
+import { RATE_LIMIT_PER_MINUTE } from "./schedule";
 import { type Outcome, recordFirstDelivered, settleDeliveries } from "./settle";
 
 export type DispatcherOptions = {
@@ -33,6 +34,12 @@ const MAX_UNANSWERING = 100_000;
 const MAX_RESTING = 100_000;
 /** The rate window (spec: 1000 deliveries per minute per endpoint, a window of one minute). */
 const RATE_WINDOW_MS = 60_000;
+/** Endpoints remembered as looked at (beyond it, those whose window has ended are forgotten). */
+const MAX_LOOKED = 10_000;
+/** An endpoint still claimed in its window has its backlog looked at again after this long (a recovery requested mid-window). */
+const LOOK_AGAIN_MS = 1_000;
+/** A paced endpoint's next allowed start wakes the dispatcher no sooner than this: its starts go a few per claim. */
+const PACE_WAKE_MS = 200;
 /**
  * Attempts to receivers not known to answer (never answered a 2xx, or silent at their last attempt
  * here) start at most this many a second, this many at once: each opens a new TLS connection (about
@@ -71,6 +78,16 @@ export class Dispatcher {
    * unclaimed, instead of being claimed over and over only to be settled `rate_limited`.
    */
   private readonly resting = new Map<string, number>();
+  /**
+   * Endpoints with more deliveries due before their rate window ends than the window still allows:
+   * the rest of the window's allowance spread across it (`WindowPace`), until the window ends.
+   */
+  private readonly paced = new Map<string, WindowPace>();
+  /** When an endpoint's backlog was last looked at, and its window's start then (ms since the epoch). */
+  private readonly looked = new Map<string, { windowStart: number; at: number }>();
+  /** Paced endpoints that used all their allowance at their last claim: more of theirs may be due. */
+  private readonly wantingPace = new Set<string>();
+  private paceTimer: NodeJS.Timeout | undefined;
   private readonly toSettle: { outcome: Outcome; held: Held }[] = [];
   private settling: Promise<void> | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
@@ -122,6 +139,7 @@ export class Dispatcher {
    */
   async stop(budgetMs: number): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.paceTimer);
     this.resume?.();
     await this.loop;
     if (!(await this.drained(Math.max(0, budgetMs - 1_000)))) {
@@ -197,13 +215,24 @@ export class Dispatcher {
     const now = new Date();
     const lease = leaseSeconds();
     const leaseUntil = new Date(now.getTime() + lease * 1000);
-    const slots = claimSlots(this.options, free, this.perEndpoint, this.unanswering, this.restingNow(now.getTime()));
+    const allowed = this.pacedNow(now.getTime());
+    const slots = claimSlots(this.options, free, this.perEndpoint, this.unanswering, this.restingNow(now.getTime()), allowed);
     const claimed = await claimDueDeliveries(db, slots, now, leaseUntil);
+    const taken = new Map<string, number>();
+    for (const { endpoint } of claimed) taken.set(endpoint.id, (taken.get(endpoint.id) ?? 0) + 1);
+    for (const [id, starts] of allowed) {
+      this.paced.get(id)?.take(taken.get(id) ?? 0);
+      // Allowance left unused: nothing more of it was due (or its slots were full, and a finished attempt wakes us).
+      if ((taken.get(id) ?? 0) < starts) this.wantingPace.delete(id);
+      else this.wantingPace.add(id);
+    }
+    this.wakeForPaced();
     if (claimed.length === 0) return 0;
     for (const { endpoint, withinRateLimit, windowStartedAt } of claimed) {
       if (withinRateLimit || !windowStartedAt || this.resting.size >= MAX_RESTING) continue;
       this.resting.set(endpoint.id, windowStartedAt.getTime() + RATE_WINDOW_MS);
     }
+    this.lookAtBacklogs(claimed);
     this.held += claimed.length;
     observeAttemptsInFlight(claimed.length);
     observeAttemptWaits(claimed.map(({ delivery }) => (now.getTime() - (delivery.nextRetryAt ?? delivery.createdAt).getTime()) / 1000));
@@ -254,6 +283,68 @@ export class Dispatcher {
       else this.resting.delete(id);
     }
     return now;
+  }
+
+  /** The paced endpoints' starts allowed at `at`, by endpoint (those whose window ended are forgotten). */
+  private pacedNow(at: number): Map<string, number> {
+    const allowed = new Map<string, number>();
+    for (const [id, pace] of this.paced) {
+      if (pace.until > at) allowed.set(id, pace.allowed(at));
+      else {
+        this.paced.delete(id);
+        this.wantingPace.delete(id);
+      }
+    }
+    return allowed;
+  }
+
+  /** A wake for the next allowed start of the paced endpoints still wanting one (one timer, at the earliest of them). */
+  private wakeForPaced(): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const id of this.wantingPace) next = Math.min(next, this.paced.get(id)?.nextAt() ?? next);
+    clearTimeout(this.paceTimer);
+    if (this.stopping || next === Number.POSITIVE_INFINITY) return;
+    this.paceTimer = setTimeout(() => this.wake(), Math.max(PACE_WAKE_MS, next - Date.now()));
+  }
+
+  /**
+   * Looks at whether a claimed endpoint not paced has more due before its rate window ends than the
+   * window still allows (at its first claim of a window, and again every `LOOK_AGAIN_MS` while it is
+   * claimed); those are paced until the window ends. In the background: the claim's attempts do not
+   * wait for it, and a failure only leaves the endpoint unpaced (its window still bounds it).
+   */
+  private lookAtBacklogs(claimed: readonly ClaimedDelivery[]): void {
+    const now = Date.now();
+    const windows = new Map<string, WindowLeft>();
+    for (const { endpoint, windowStartedAt, windowCount } of claimed) {
+      if (!windowStartedAt || windowCount === null || this.paced.has(endpoint.id)) continue;
+      const windowStart = windowStartedAt.getTime();
+      const last = this.looked.get(endpoint.id);
+      if (last && last.windowStart === windowStart && now - last.at < LOOK_AGAIN_MS) continue;
+      const remaining = RATE_LIMIT_PER_MINUTE - windowCount;
+      const entry = windows.get(endpoint.id);
+      if (!entry || remaining < entry.remaining)
+        windows.set(endpoint.id, { endpointId: endpoint.id, remaining, windowEnd: new Date(windowStart + RATE_WINDOW_MS) });
+    }
+    for (const [id, { windowEnd }] of windows) this.looked.set(id, { windowStart: windowEnd.getTime() - RATE_WINDOW_MS, at: now });
+    if (this.looked.size > MAX_LOOKED) {
+      for (const [id, { windowStart }] of this.looked) if (windowStart + RATE_WINDOW_MS <= now) this.looked.delete(id);
+    }
+    // A full window rests instead (`resting`).
+    const open = [...windows.values()].filter((window) => window.remaining > 0);
+    if (open.length === 0) return;
+    getDb()
+      .then((db) => endpointsBeyondTheirWindow(db, open))
+      .then((beyond) => {
+        const at = Date.now();
+        for (const window of open) {
+          if (!beyond.has(window.endpointId) || window.windowEnd.getTime() <= at) continue;
+          this.paced.set(window.endpointId, new WindowPace(at, window.windowEnd.getTime(), window.remaining));
+          this.wantingPace.add(window.endpointId);
+        }
+        this.wakeForPaced();
+      })
+      .catch((error: unknown) => logger().debug({ err: error }, "webhook backlog not looked at"));
   }
 
   /** Records whether an endpoint answered its last attempt (any HTTP status is an answer). */
@@ -334,7 +425,7 @@ export function reserveOf(options: Pick<DispatcherOptions, "maxInFlight">): numb
  * within the slots above the reserve, and an unanswering endpoint (its last attempt here got no answer)
  * one attempt at a time; with only the reserve left, one attempt each for answering endpoints holding
  * none, and nothing for the others. A resting endpoint (its rate window full until the window ends)
- * gets nothing.
+ * gets nothing; a paced one (`paced`: its starts allowed now) at most those.
  */
 export function claimSlots(
   options: Pick<DispatcherOptions, "maxInFlight" | "endpointMaxInFlight">,
@@ -342,6 +433,7 @@ export function claimSlots(
   held: ReadonlyMap<string, number>,
   unanswering: ReadonlySet<string> = new Set(),
   resting: ReadonlySet<string> = new Set(),
+  paced: ReadonlyMap<string, number> = new Map(),
 ): { limit: number; endpointLimit: number; busy: Record<string, number> } {
   const reserve = reserveOf(options);
   const busy: Record<string, number> = {};
@@ -351,11 +443,13 @@ export function claimSlots(
     // An unanswering endpoint may hold one: its busy count leaves it `limit - 1` short of its limit.
     for (const id of unanswering) busy[id] = Math.min(limit, (held.get(id) ?? 0) + limit - 1);
     for (const id of resting) busy[id] = limit;
+    for (const [id, allowed] of paced) if (allowed < limit) busy[id] = Math.max(busy[id] ?? 0, limit - allowed);
     return { limit: free - reserve, endpointLimit: limit, busy };
   }
   for (const id of held.keys()) busy[id] = 1;
   for (const id of unanswering) busy[id] = 1;
   for (const id of resting) busy[id] = 1;
+  for (const [id, allowed] of paced) if (allowed <= 0) busy[id] = 1;
   return { limit: free, endpointLimit: 1, busy };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Pacer, pause } from "./pacer";
+import { Pacer, pause, WindowPace } from "./pacer";
 
 describe("Pacer", () => {
   it("lets a burst start at once, then one start per interval", () => {
@@ -43,5 +43,31 @@ describe("pause", () => {
     const aborted = performance.now();
     await pause(10_000, stop.signal);
     expect(performance.now() - aborted).toBeLessThan(1_000);
+  });
+});
+
+describe("WindowPace", () => {
+  it("spreads what a window still allows across its rest: one at once, then one per interval", () => {
+    // 600 starts left over the 60 s to the window's end: one each 100 ms.
+    const pace = new WindowPace(1_000, 61_000, 600);
+    expect(pace.allowed(1_000)).toBe(1);
+    pace.take(1);
+    expect(pace.allowed(1_050)).toBe(0);
+    expect(pace.nextAt()).toBe(1_100);
+    expect(pace.allowed(1_100)).toBe(1);
+    // Unused allowance accrues: a second later ten more may start.
+    expect(pace.allowed(2_099)).toBe(10);
+    pace.take(10);
+    expect(pace.allowed(2_099)).toBe(0);
+    expect(pace.nextAt()).toBe(2_100);
+  });
+
+  it("never allows more than the window's rest, and nothing once the window has ended", () => {
+    const pace = new WindowPace(0, 60_000, 3);
+    expect(pace.allowed(59_999)).toBe(3);
+    pace.take(3);
+    expect(pace.allowed(59_999)).toBe(0);
+    expect(pace.nextAt()).toBe(60_000);
+    expect(new WindowPace(0, 60_000, 3).allowed(60_000)).toBe(0);
   });
 });

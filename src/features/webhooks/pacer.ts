@@ -39,3 +39,43 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", done, { once: true });
   });
 }
+
+/**
+ * The rest of an endpoint's rate window spread evenly across it (docs/decisions.md, "Delivery engine:
+ * a dispatcher per worker", an endpoint's backlog beyond its window): `remaining` starts between
+ * `from` and `until` (ms of the clock the caller passes), the first at once and then one per
+ * `(until - from) / remaining`. The dispatcher paces an endpoint so only while more of its deliveries
+ * are due before the window ends than the window still allows: they could not all go in this window
+ * anyway, so the spreading delays none of them past the window's end, and the receiver gets a steady
+ * stream instead of the window's whole allowance in its first seconds.
+ */
+export class WindowPace {
+  private readonly intervalMs: number;
+  private taken = 0;
+
+  constructor(
+    private readonly from: number,
+    readonly until: number,
+    private readonly remaining: number,
+  ) {
+    this.intervalMs = (until - from) / Math.max(1, remaining);
+  }
+
+  /** Starts allowed at `at` and not taken yet (0 once the window has ended: the next one is looked at anew). */
+  allowed(at: number): number {
+    if (at >= this.until) return 0;
+    const due = Math.min(this.remaining, Math.floor(Math.max(0, at - this.from) / this.intervalMs) + 1);
+    return Math.max(0, due - this.taken);
+  }
+
+  /** Counts starts made. */
+  take(n: number): void {
+    this.taken += n;
+  }
+
+  /** When the next start is allowed (ms of the clock), or `until` when the window's allowance is spent. */
+  nextAt(): number {
+    if (this.taken >= this.remaining) return this.until;
+    return this.from + this.taken * this.intervalMs;
+  }
+}

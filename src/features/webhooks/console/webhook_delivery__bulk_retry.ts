@@ -77,7 +77,7 @@ export type EndpointRetryInput = { status: (typeof BULK_RETRYABLE)[number]; sinc
  * A partner's self-serve recovery (decisions §16 Recovery; docs/decisions.md "Partner developer:
  * self-serve recovery"): the console's bulk retry, scoped to one endpoint of the subscriber (404
  * otherwise), for deliveries in `status` created at or after `since` and before `until`, up to now.
- * Bounded as the console's is (a cutoff at the request, 2,500 per transaction) and to one at a time
+ * Bounded as the console's is (a cutoff at the request, 1,000 per transaction) and to one at a time
  * per endpoint: while an earlier one is queued or running, 409. Audited with the client as actor.
  */
 export async function startEndpointRetry(
