@@ -305,6 +305,22 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     expect(now.count("delivered") + now.count("delivering") + now.count("pending")).toBe(1_500);
   }, 30_000);
 
+  it("shares one pace among processes: three dispatchers pacing one endpoint send what one would", async () => {
+    const flooded = await receiver(200);
+    const recovering = await partnerAt(flooded.url);
+    await recovering.emit(1_500);
+    const all = [dispatcher(), dispatcher(), dispatcher()];
+    for (const d of all) d.wake();
+    await until(() => flooded.received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = flooded.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const during = flooded.received.length - before;
+    // About 50 in 3 s, each process at most a claim's few ahead; each pacing alone would send about 150.
+    expect(during).toBeGreaterThan(25);
+    expect(during).toBeLessThan(110);
+  }, 30_000);
+
   it("does not pace a backlog its window allows: 900 due go out at once", async () => {
     const fast = await receiver(200);
     const backlog = await partnerAt(fast.url);

@@ -226,6 +226,8 @@ export class Dispatcher {
       if ((taken.get(id) ?? 0) < starts) this.wantingPace.delete(id);
       else this.wantingPace.add(id);
     }
+    // The window's count, this claim's included: every process's starts, so processes pacing one endpoint share its pace.
+    for (const { endpoint, windowCount } of claimed) if (windowCount !== null) this.paced.get(endpoint.id)?.observe(windowCount);
     this.wakeForPaced();
     if (claimed.length === 0) return 0;
     for (const { endpoint, withinRateLimit, windowStartedAt } of claimed) {
@@ -339,7 +341,7 @@ export class Dispatcher {
         const at = Date.now();
         for (const window of open) {
           if (!beyond.has(window.endpointId) || window.windowEnd.getTime() <= at) continue;
-          this.paced.set(window.endpointId, new WindowPace(at, window.windowEnd.getTime(), window.remaining));
+          this.paced.set(window.endpointId, new WindowPace(at, window.windowEnd.getTime(), RATE_LIMIT_PER_MINUTE - window.remaining, RATE_LIMIT_PER_MINUTE));
           this.wantingPace.add(window.endpointId);
         }
         this.wakeForPaced();

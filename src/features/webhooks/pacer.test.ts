@@ -49,7 +49,7 @@ describe("pause", () => {
 describe("WindowPace", () => {
   it("spreads what a window still allows across its rest: one at once, then one per interval", () => {
     // 600 starts left over the 60 s to the window's end: one each 100 ms.
-    const pace = new WindowPace(1_000, 61_000, 600);
+    const pace = new WindowPace(1_000, 61_000, 400, 1_000);
     expect(pace.allowed(1_000)).toBe(1);
     pace.take(1);
     expect(pace.allowed(1_050)).toBe(0);
@@ -63,11 +63,30 @@ describe("WindowPace", () => {
   });
 
   it("never allows more than the window's rest, and nothing once the window has ended", () => {
-    const pace = new WindowPace(0, 60_000, 3);
+    const pace = new WindowPace(0, 60_000, 997, 1_000);
     expect(pace.allowed(59_999)).toBe(3);
     pace.take(3);
     expect(pace.allowed(59_999)).toBe(0);
     expect(pace.nextAt()).toBe(60_000);
-    expect(new WindowPace(0, 60_000, 3).allowed(60_000)).toBe(0);
+    expect(new WindowPace(0, 60_000, 997, 1_000).allowed(60_000)).toBe(0);
+    expect(new WindowPace(0, 60_000, 1_000, 1_000).allowed(0)).toBe(0);
+  });
+});
+
+describe("WindowPace shared by processes", () => {
+  it("counts the starts of every process from the window's count a claim returns", () => {
+    // 600 left when set (400 counted), one each 100 ms.
+    const pace = new WindowPace(0, 60_000, 400, 1_000);
+    expect(pace.allowed(1_000)).toBe(11);
+    pace.take(2);
+    // This process's claim of 2 came back with the window at 410: other processes started 8.
+    pace.observe(410);
+    expect(pace.allowed(1_000)).toBe(1);
+    expect(pace.nextAt()).toBe(1_000);
+    // A count older than this process's own starts takes nothing back.
+    pace.take(1);
+    pace.observe(405);
+    expect(pace.allowed(1_000)).toBe(0);
+    expect(pace.nextAt()).toBe(1_100);
   });
 });
