@@ -227,8 +227,10 @@ export type WindowLeft = { endpointId: string; remaining: number; windowEnd: Dat
 
 /**
  * The endpoints among `windows` with more deliveries due before their window ends than the window
- * still allows (the dispatcher spreads what is left of those windows: `WindowPace`). One statement;
- * each endpoint's count reads at most `remaining + 1` entries of `webhook_deliveries_due_idx`.
+ * still allows (the dispatcher spreads what is left of those windows: `WindowPace`). Counted as due:
+ * the waiting deliveries due by then (at most `remaining + 1` entries of `webhook_deliveries_due_idx`
+ * read per endpoint), and what a bulk retry of the endpoint still running is about to make due (a
+ * recovery's first chunk alone may fit the window; the next ones will not). One statement.
  */
 export async function endpointsBeyondTheirWindow(db: Db, windows: readonly WindowLeft[]): Promise<Set<string>> {
   if (windows.length === 0) return new Set();
@@ -242,7 +244,10 @@ export async function endpointsBeyondTheirWindow(db: Db, windows: readonly Windo
           and coalesce(d.next_retry_at, d.created_at) < w.window_end
         limit w.remaining + 1
       ) due
-    ) > w.remaining`);
+    ) + coalesce((
+      select sum(greatest(0, b.matched - b.enqueued)) from bulk_retries b
+      where b.status in ('queued', 'running') and b.filter->>'endpoint_id' = w.id
+    ), 0) > w.remaining`);
   return new Set([...rows].map((row) => row.id));
 }
 

@@ -7,6 +7,7 @@ import { resetConfig } from "../../server/config";
 import { databaseUrl, getDb } from "../../server/db/client";
 import { serveMetrics } from "../../server/observability/metrics";
 import { receiversOfThisFile } from "../../test/https-receiver";
+import { bulkRetries } from "./console/bulk-retries.table";
 import { Dispatcher } from "./dispatcher";
 import { emitEvents } from "./emit";
 import { webhookPartner } from "./webhook-test-helpers";
@@ -319,6 +320,35 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
     // About 50 in 3 s, each process at most a claim's few ahead; each pacing alone would send about 150.
     expect(during).toBeGreaterThan(25);
     expect(during).toBeLessThan(110);
+  }, 30_000);
+
+  it("counts what a running bulk retry of the endpoint is about to make due: its first chunk is paced too", async () => {
+    const flooded = await receiver(200);
+    const recovering = await partnerAt(flooded.url);
+    await recovering.emit(600);
+    const db = await getDb();
+    // A recovery of 5,000 whose first 600 are due: the window would take them all at once.
+    await db.insert(bulkRetries).values({
+      filter: { endpoint_id: recovering.endpointId, status: "failed", from: new Date(0).toISOString() },
+      cutoff: new Date(),
+      matched: 5_000,
+      enqueued: 600,
+      status: "running",
+      requestedBy: "test",
+    });
+    try {
+      const d = dispatcher();
+      d.wake();
+      await until(() => flooded.received.length >= 1);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const before = flooded.received.length;
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(flooded.received.length - before).toBeLessThan(100);
+      // Unpaced, all 600 go in the first second.
+      expect(flooded.received.length).toBeLessThan(300);
+    } finally {
+      await db.update(bulkRetries).set({ status: "done" }).where(sql`${bulkRetries.filter}->>'endpoint_id' = ${recovering.endpointId}`);
+    }
   }, 30_000);
 
   it("does not pace a backlog its window allows: 900 due go out at once", async () => {
