@@ -53,6 +53,29 @@ async function partnerAt(url: string, { untried = false } = {}) {
   return { endpointId, emit };
 }
 
+/** This process's /metrics served on a port of its own, and one sample's value read from it. */
+async function servedMetrics() {
+  process.env.METRICS_TOKEN = "dispatcher-metrics-token";
+  resetConfig();
+  const server = http.createServer((req, res) => {
+    if (!serveMetrics(req, res)) res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const sample = async (name: string) => {
+    const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, {
+      headers: { authorization: "Bearer dispatcher-metrics-token" },
+    });
+    const line = (await answer.text()).split("\n").find((row) => row.startsWith(`${name} `));
+    return Number(line?.split(" ")[1] ?? Number.NaN);
+  };
+  const close = () => {
+    server.close();
+    delete process.env.METRICS_TOKEN;
+    resetConfig();
+  };
+  return { sample, close };
+}
+
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -418,19 +441,7 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
   });
 
   it("shows its attempts in flight and their wait since falling due on /metrics (pis_webhook_attempts_in_flight, pis_webhook_attempt_wait_seconds)", async () => {
-    process.env.METRICS_TOKEN = "dispatcher-metrics-token";
-    resetConfig();
-    const server = http.createServer((req, res) => {
-      if (!serveMetrics(req, res)) res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const sample = async (name: string) => {
-      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, {
-        headers: { authorization: "Bearer dispatcher-metrics-token" },
-      });
-      const line = (await answer.text()).split("\n").find((row) => row.startsWith(`${name} `));
-      return Number(line?.split(" ")[1] ?? Number.NaN);
-    };
+    const { sample, close } = await servedMetrics();
     try {
       const hanging = await receiver({ status: 200, delayMs: 60_000 });
       const p = await partnerAt(hanging.url);
@@ -445,9 +456,24 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
       await d.stop(0);
       expect(await sample("pis_webhook_attempts_in_flight")).toBe(inFlightBefore);
     } finally {
-      server.close();
-      delete process.env.METRICS_TOKEN;
-      resetConfig();
+      close();
     }
   });
+
+  it("shows the endpoints it spreads across their rate window on /metrics (pis_webhook_endpoints_paced)", async () => {
+    const { sample, close } = await servedMetrics();
+    try {
+      const flooded = await receiver(200);
+      const recovering = await partnerAt(flooded.url);
+      await recovering.emit(1_200);
+      const before = await sample("pis_webhook_endpoints_paced");
+      const d = dispatcher();
+      d.wake();
+      await until(async () => (await sample("pis_webhook_endpoints_paced")) === before + 1);
+      await d.stop(0);
+      expect(await sample("pis_webhook_endpoints_paced")).toBe(before);
+    } finally {
+      close();
+    }
+  }, 30_000);
 });

@@ -4,7 +4,7 @@ import { getConfig } from "../../server/config";
 import { getDb } from "../../server/db/client";
 import { restartDelayMs } from "../../server/jobs/worker";
 import { logger } from "../../server/log";
-import { observeAttemptsInFlight, observeAttemptWaits, observeWebhookAttempts } from "../../server/observability/metrics";
+import { observeAttemptsInFlight, observeAttemptWaits, observeEndpointsPaced, observeWebhookAttempts } from "../../server/observability/metrics";
 import { tracingOn } from "../../server/observability/tracing";
 import { type ClaimedDelivery, claimDueDeliveries, endpointsBeyondTheirWindow, type WindowLeft } from "./claim";
 import { attemptClaimed, batchResolver, leaseDeadline, leaseSeconds } from "./deliver";
@@ -140,6 +140,8 @@ export class Dispatcher {
   async stop(budgetMs: number): Promise<void> {
     this.stopping = true;
     clearTimeout(this.paceTimer);
+    observeEndpointsPaced(-this.paced.size);
+    this.paced.clear();
     this.resume?.();
     await this.loop;
     if (!(await this.drained(Math.max(0, budgetMs - 1_000)))) {
@@ -295,6 +297,7 @@ export class Dispatcher {
       else {
         this.paced.delete(id);
         this.wantingPace.delete(id);
+        observeEndpointsPaced(-1);
       }
     }
     return allowed;
@@ -340,7 +343,8 @@ export class Dispatcher {
       .then((beyond) => {
         const at = Date.now();
         for (const window of open) {
-          if (!beyond.has(window.endpointId) || window.windowEnd.getTime() <= at) continue;
+          if (this.stopping || !beyond.has(window.endpointId) || window.windowEnd.getTime() <= at) continue;
+          if (!this.paced.has(window.endpointId)) observeEndpointsPaced(1);
           this.paced.set(window.endpointId, new WindowPace(at, window.windowEnd.getTime(), RATE_LIMIT_PER_MINUTE - window.remaining, RATE_LIMIT_PER_MINUTE));
           this.wantingPace.add(window.endpointId);
         }

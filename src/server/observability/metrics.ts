@@ -120,6 +120,11 @@ function create() {
       help: "Webhook attempts this process holds (claimed and not yet settled)",
       registers,
     }),
+    endpointsPaced: new Gauge({
+      name: "pis_webhook_endpoints_paced",
+      help: "Endpoints this process spreads across their rate window (more due than the window still allows)",
+      registers,
+    }),
     attemptWait: new Histogram({
       name: "pis_webhook_attempt_wait_seconds",
       help: "Time from a webhook delivery falling due (its creation or its next_retry_at) to the start of its attempt",
@@ -305,6 +310,11 @@ export function observeWebhookAttempts(
 /** The dispatcher took (`delta` > 0) or settled (`delta` < 0) webhook attempts (docs/decisions.md, "Delivery engine: a dispatcher per worker"). */
 export function observeAttemptsInFlight(delta: number): void {
   metrics().attemptsInFlight.inc(delta);
+}
+
+/** Endpoints a dispatcher began (+1) or ended (−1) spreading across their rate window (`pis_webhook_endpoints_paced`). */
+export function observeEndpointsPaced(delta: number): void {
+  metrics().endpointsPaced.inc(delta);
 }
 
 /**
