@@ -76,6 +76,24 @@ async function servedMetrics() {
   return { sample, close };
 }
 
+/**
+ * `due` deliveries due to one endpoint on a fast receiver, `before` run once they are (a bulk retry's
+ * row), then `dispatchers` dispatchers: what the receiver got in 3 s from a moment after the first
+ * claim (its pace is set in the background after it), and in all by then.
+ */
+async function pacedRun(due: number, { dispatchers = 1, before }: { dispatchers?: number; before?: (endpointId: string) => Promise<void> } = {}) {
+  const flooded = await receiver(200);
+  const recovering = await partnerAt(flooded.url);
+  await recovering.emit(due);
+  await before?.(recovering.endpointId);
+  for (let i = 0; i < dispatchers; i++) dispatcher().wake();
+  await until(() => flooded.received.length >= 1);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const start = flooded.received.length;
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  return { endpointId: recovering.endpointId, during: flooded.received.length - start, total: flooded.received.length };
+}
+
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -307,70 +325,48 @@ describe("the dispatcher: one partner's receiver never slows another's (shared d
   });
 
   it("spreads a window's allowance across the window when more is due than it allows: a recovery is no burst", async () => {
-    const flooded = await receiver(200);
-    const recovering = await partnerAt(flooded.url);
-    await recovering.emit(1_500);
-    const d = dispatcher();
-    d.wake();
-    await until(() => flooded.received.length >= 1);
-    // The pace is set after the first claim (in the background); measured from a moment after it.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const before = flooded.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const during = flooded.received.length - before;
+    const { endpointId, during, total } = await pacedRun(1_500);
     // 990 left over the minute: about 16 a second (50 in 3 s; at most 75 if it had fallen behind
     // earlier), where unpaced all 1,000 would have gone in the first seconds and none after.
     expect(during).toBeGreaterThan(25);
     expect(during).toBeLessThan(100);
-    expect(flooded.received.length).toBeLessThan(500);
+    expect(total).toBeLessThan(500);
     // What waits is pending, not settled rate_limited over and over.
-    const now = await statuses(recovering.endpointId);
+    const now = await statuses(endpointId);
     expect(now.count("rate_limited")).toBe(0);
     expect(now.count("delivered") + now.count("delivering") + now.count("pending")).toBe(1_500);
   }, 30_000);
 
   it("shares one pace among processes: three dispatchers pacing one endpoint send what one would", async () => {
-    const flooded = await receiver(200);
-    const recovering = await partnerAt(flooded.url);
-    await recovering.emit(1_500);
-    const all = [dispatcher(), dispatcher(), dispatcher()];
-    for (const d of all) d.wake();
-    await until(() => flooded.received.length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const before = flooded.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const during = flooded.received.length - before;
+    const { during } = await pacedRun(1_500, { dispatchers: 3 });
     // About 50 in 3 s, each process at most a claim's few ahead; each pacing alone would send about 150.
     expect(during).toBeGreaterThan(25);
     expect(during).toBeLessThan(110);
   }, 30_000);
 
   it("counts what a running bulk retry of the endpoint is about to make due: its first chunk is paced too", async () => {
-    const flooded = await receiver(200);
-    const recovering = await partnerAt(flooded.url);
-    await recovering.emit(600);
     const db = await getDb();
-    // A recovery of 5,000 whose first 600 are due: the window would take them all at once.
-    await db.insert(bulkRetries).values({
-      filter: { endpoint_id: recovering.endpointId, status: "failed", from: new Date(0).toISOString() },
-      cutoff: new Date(),
-      matched: 5_000,
-      enqueued: 600,
-      status: "running",
-      requestedBy: "test",
-    });
+    let retried = "";
     try {
-      const d = dispatcher();
-      d.wake();
-      await until(() => flooded.received.length >= 1);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const before = flooded.received.length;
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      expect(flooded.received.length - before).toBeLessThan(100);
+      // A recovery of 5,000 whose first 600 are due: the window would take them all at once.
+      const { during, total } = await pacedRun(600, {
+        before: async (endpointId) => {
+          retried = endpointId;
+          await db.insert(bulkRetries).values({
+            filter: { endpoint_id: endpointId, status: "failed", from: new Date(0).toISOString() },
+            cutoff: new Date(),
+            matched: 5_000,
+            enqueued: 600,
+            status: "running",
+            requestedBy: "test",
+          });
+        },
+      });
+      expect(during).toBeLessThan(100);
       // Unpaced, all 600 go in the first second.
-      expect(flooded.received.length).toBeLessThan(300);
+      expect(total).toBeLessThan(300);
     } finally {
-      await db.update(bulkRetries).set({ status: "done" }).where(sql`${bulkRetries.filter}->>'endpoint_id' = ${recovering.endpointId}`);
+      await db.update(bulkRetries).set({ status: "done" }).where(sql`${bulkRetries.filter}->>'endpoint_id' = ${retried}`);
     }
   }, 30_000);
 

@@ -326,10 +326,13 @@ export class Dispatcher {
       const windowStart = windowStartedAt.getTime();
       const last = this.looked.get(endpoint.id);
       if (last && last.windowStart === windowStart && now - last.at < LOOK_AGAIN_MS) continue;
-      const remaining = RATE_LIMIT_PER_MINUTE - windowCount;
-      const entry = windows.get(endpoint.id);
-      if (!entry || remaining < entry.remaining)
-        windows.set(endpoint.id, { endpointId: endpoint.id, remaining, windowEnd: new Date(windowStart + RATE_WINDOW_MS) });
+      // Every row of one endpoint carries the same window count (the claim's total): the first one says it.
+      if (!windows.has(endpoint.id))
+        windows.set(endpoint.id, {
+          endpointId: endpoint.id,
+          remaining: RATE_LIMIT_PER_MINUTE - windowCount,
+          windowEnd: new Date(windowStart + RATE_WINDOW_MS),
+        });
     }
     for (const [id, { windowEnd }] of windows) this.looked.set(id, { windowStart: windowEnd.getTime() - RATE_WINDOW_MS, at: now });
     if (this.looked.size > MAX_LOOKED) {
